@@ -1,0 +1,129 @@
+# cudalab — a terminal learning lab for GPU and ML-systems engineering.
+#
+#   make            build build/cudalab (and build/libcudalab-simt.a)
+#   make run        build, then open the lab
+#   make test       build, then run every test suite
+#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h
+#
+# Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
+# apart from the flags cudalab needs).  Missing packages are installed (as
+# root) or named by build-aux/deps.sh before anything compiles.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/cudalab
+INCLUDEDIR ?= $(PREFIX)/include
+BUILD ?= build
+CC ?= cc
+CFLAGS ?= -O2 -g
+
+CONFIG := $(BUILD)/config.mk
+ifeq ($(filter clean uninstall,$(MAKECMDGOALS)),)
+-include $(CONFIG)
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+
+# Flags cudalab needs, kept apart from the user's CFLAGS/CPPFLAGS/LDFLAGS.
+REQ_CPPFLAGS := -Iinclude -D_GNU_SOURCE -DCUDALAB_VERSION='"$(VERSION)"' \
+	-DCUDALAB_DATADIR='"$(DATADIR)"'
+REQ_CFLAGS := -std=c11 -pthread -MMD -MP $(WARN) $(SAN_FLAGS)
+APP_CFLAGS = $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
+SIMT_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
+
+APP_MODULES := util content doc store run tui cli
+APP_SRCS := $(foreach m,$(APP_MODULES),$(sort $(wildcard src/$(m)/*.c)))
+APP_OBJS := $(APP_SRCS:src/%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/main.o
+SIMT_SRCS := $(sort $(wildcard src/simt/*.c))
+SIMT_OBJS := $(SIMT_SRCS:src/%.c=$(BUILD)/obj/%.o)
+SIMT_LIB := $(BUILD)/libcudalab-simt.a
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
+UNIT_BIN := $(BUILD)/unit-tests
+BIN := $(BUILD)/cudalab
+# Suites driven by a script: tests/<suite>/run.sh, run in this order.
+SCRIPT_SUITES := $(wildcard tests/golden/run.sh tests/simt/run.sh tests/run/run.sh tests/e2e/run.sh)
+
+# Object files also depend on the flags they were built with.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
+
+.PHONY: all run test test-unit test-gpu bench bench-simt install uninstall clean deps
+.DEFAULT_GOAL := all
+
+all: $(BIN) $(SIMT_LIB)
+
+deps: $(CONFIG)
+
+$(CONFIG): build-aux/deps.sh
+	@sh build-aux/deps.sh $@
+
+$(FLAGS_STAMP): FORCE | $(CONFIG)
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','"'"',$(FLAGS_NOW))' ]; then \
+		printf '%s\n' '$(subst ','"'"',$(FLAGS_NOW))' >$@; fi
+
+FORCE:
+
+$(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(CONFIG)
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/simt/%.o: src/simt/%.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(SIMT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP) | $(CONFIG)
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) $(CRITERION_CFLAGS) -DCUDALAB_SRCDIR='"$(CURDIR)"' \
+		-DCUDALAB_BIN='"$(abspath $(BIN))"' -c -o $@ $<
+
+$(BIN): $(MAIN_OBJ) $(APP_OBJS)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(SIMT_LIB): $(SIMT_OBJS)
+	@mkdir -p $(@D)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(PKG_LIBS) -lm
+
+run: $(BIN)
+	./$(BIN)
+
+# The script suites first, then the unit tests, whose summary closes the run.
+test: $(BIN) $(SIMT_LIB) $(UNIT_BIN)
+	@set -e; for s in $(SCRIPT_SUITES); do \
+		echo "== $$s"; \
+		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
+	done
+	@echo "== unit tests"
+	@$(UNIT_BIN) --jobs 2
+
+test-unit: $(UNIT_BIN) $(BIN)
+	@$(UNIT_BIN) --jobs 2
+
+install: $(BIN)
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
+	install -m 0755 $(BIN) '$(DESTDIR)$(BINDIR)/cudalab'
+	if [ -f include/cudalab/lab.h ]; then install -m 0644 include/cudalab/lab.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'; fi
+	rm -rf '$(DESTDIR)$(DATADIR)/lessons' '$(DESTDIR)$(DATADIR)/exercises'
+	cp -R lessons exercises '$(DESTDIR)$(DATADIR)/'
+	if [ -f $(SIMT_LIB) ]; then install -m 0644 $(SIMT_LIB) '$(DESTDIR)$(DATADIR)/'; fi
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'
+	-rmdir '$(DESTDIR)$(INCLUDEDIR)/cudalab' 2>/dev/null
+	rm -rf '$(DESTDIR)$(DATADIR)'
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
