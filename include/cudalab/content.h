@@ -77,8 +77,8 @@ struct catalog {
 	size_t n_diags;
 };
 
-/* Loads root/lessons/*.md and root/exercises/<id>/exercise.md and validates
- * them.  Never returns NULL; problems are in ->diags. */
+/* Loads every root/lessons/NAME.md and root/exercises/ID/exercise.md and
+ * validates them.  Never returns NULL; problems are in ->diags. */
 struct catalog *catalog_load(const char *root);
 void catalog_free(struct catalog *cat);
 

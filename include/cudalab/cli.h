@@ -1,0 +1,83 @@
+/* cli.h — the verbs of the command line (DESIGN.md §3), one file each under
+ * src/cli/.  main() parses the global options and hands the rest here. */
+#ifndef CUDALAB_CLI_H
+#define CUDALAB_CLI_H
+
+#include <stdio.h>
+
+#include "cudalab/util.h"
+
+/* Exit codes shared by every verb. */
+enum {
+	EXIT_OK = 0,     /* success, or the check passed */
+	EXIT_FAILED = 1, /* the check did not pass / validation found problems */
+	EXIT_USAGE = 2   /* usage, content or environment error */
+};
+
+struct catalog;
+struct store;
+
+/* What every verb gets: the resolved directories and lazily opened
+ * catalog and store. */
+struct cli {
+	const char *prog;
+	char *home;           /* --home, $CUDALAB_HOME, or the XDG default */
+	char *content;        /* --content, $CUDALAB_CONTENT, source tree or DATADIR */
+	const char *content_origin; /* how content was chosen, for doctor */
+	const char *home_origin;
+	struct catalog *cat;
+	struct store *st;
+};
+
+struct cli_verb {
+	const char *name;
+	const char *args;    /* synopsis after the verb name */
+	const char *summary; /* one line */
+	const char *help;    /* the rest of `cudalab VERB --help` */
+	int (*fn)(struct cli *c, int argc, char **argv); /* argv[0] is the verb */
+};
+
+/* Fills in c's directories from options already parsed into home/content
+ * (either may be NULL) and the environment. */
+void cli_init(struct cli *c, const char *prog, const char *home, const char *content);
+void cli_done(struct cli *c);
+
+/* Runs the verb named argv[0]; argc >= 1.  Returns the process exit code. */
+int cli_dispatch(struct cli *c, int argc, char **argv);
+/* Runs the TUI (no verb given). */
+int cli_tui(struct cli *c);
+void cli_usage(FILE *out);
+int cli_verb_help(const char *verb, FILE *out);
+
+/* Reports a usage error as one line on stderr and returns EXIT_USAGE. */
+int cli_usage_error(const struct cli *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
+/* Reports an environment/content error as one line and returns EXIT_USAGE. */
+int cli_error(const struct cli *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
+void cli_warn(const struct cli *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
+
+/* Loads the catalog once; diagnostics are kept for the caller to report. */
+struct catalog *cli_catalog(struct cli *c);
+/* Warns on stderr about content that did not load (one line per problem);
+ * returns the number of problems. */
+size_t cli_report_content_problems(struct cli *c);
+/* Opens the store once; prints its warning (corrupt database) if any.
+ * Returns NULL after printing an error when it cannot be opened. */
+struct store *cli_store(struct cli *c);
+
+/* Prints root as JSON on stdout and frees it. */
+struct cJSON;
+void cli_print_json(struct cJSON *root);
+
+/* Whether arg asks for help (-h, --help). */
+int cli_is_help(const char *arg);
+
+extern const struct cli_verb cli_verbs[];
+extern const unsigned cli_n_verbs;
+
+int cli_list(struct cli *c, int argc, char **argv);
+int cli_mark(struct cli *c, int argc, char **argv);
+int cli_progress(struct cli *c, int argc, char **argv);
+int cli_validate(struct cli *c, int argc, char **argv);
+int cli_doctor(struct cli *c, int argc, char **argv);
+
+#endif

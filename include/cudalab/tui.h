@@ -1,0 +1,19 @@
+/* tui.h — the ncurses lab: home screen, lesson reader, navigation. */
+#ifndef CUDALAB_TUI_H
+#define CUDALAB_TUI_H
+
+struct catalog;
+struct store;
+
+struct tui_config {
+	struct catalog *cat;
+	struct store *st; /* may be NULL: statuses then read as new and are not saved */
+	const char *content_dir;
+	const char *warning; /* shown on the home screen when not NULL */
+};
+
+/* Runs the lab until the learner quits.  Returns 0, or 2 after printing a
+ * one-line error when there is no usable terminal. */
+int tui_main(const struct tui_config *cfg);
+
+#endif

@@ -1,0 +1,263 @@
+/* cli.c — the verb table, directory resolution, and the shared error and
+ * resource helpers every verb uses. */
+#include "cudalab/cli.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cudalab/content.h"
+#include "cudalab/store.h"
+
+const struct cli_verb cli_verbs[] = {
+	{ "list", "[lessons|reading|exercises] [--json]",
+	  "list lessons, reading items or exercises with their status",
+	  "With no kind, lists all three. --json prints the shapes of DESIGN.md §3.\n", cli_list },
+	{ "mark", "ITEM (done|reading|unread)", "set a reading item's status",
+	  "ITEM is a reading item id, as shown by 'cudalab list reading'.\n", cli_mark },
+	{ "progress", "[--json]", "how far you are: lessons, reading, exercises", "", cli_progress },
+	{ "validate", "", "check all content; prints file:line:col errors, exit 1 if any",
+	  "Checks every lesson and exercise: YAML, required fields, unique ids and\n"
+	  "orders, kinds, URLs, and lesson/exercise references.\n", cli_validate },
+	{ "doctor", "", "what works and what to fix: content, database, nvcc, GPU, terminal", "",
+	  cli_doctor },
+};
+const unsigned cli_n_verbs = sizeof cli_verbs / sizeof cli_verbs[0];
+
+/* The repository root when this binary runs from a build directory inside
+ * a source tree (so `make run` uses the tree's content), else NULL. */
+static char *source_tree(void)
+{
+	char dir[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	struct stat sb;
+
+	if (n <= 0)
+		return NULL;
+	dir[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(dir, '/'), *main_c, *lessons;
+		int ok;
+
+		if (!slash || slash == dir)
+			return NULL;
+		*slash = '\0';
+		main_c = xasprintf("%s/src/main.c", dir);
+		lessons = xasprintf("%s/lessons", dir);
+		ok = stat(main_c, &sb) == 0 && stat(lessons, &sb) == 0 && S_ISDIR(sb.st_mode);
+		free(main_c);
+		free(lessons);
+		if (ok)
+			return xstrdup(dir);
+	}
+	return NULL;
+}
+
+static char *default_home(void)
+{
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		return path_join(xdg, "cudalab");
+	if (home && *home)
+		return xasprintf("%s/.local/share/cudalab", home);
+	return xstrdup(".cudalab");
+}
+
+void cli_init(struct cli *c, const char *prog, const char *home, const char *content)
+{
+	const char *env;
+
+	memset(c, 0, sizeof *c);
+	c->prog = prog;
+	if (home) {
+		c->home = xstrdup(home);
+		c->home_origin = "--home";
+	} else if ((env = getenv("CUDALAB_HOME")) && *env) {
+		c->home = xstrdup(env);
+		c->home_origin = "$CUDALAB_HOME";
+	} else {
+		c->home = default_home();
+		c->home_origin = "default";
+	}
+	if (content) {
+		c->content = xstrdup(content);
+		c->content_origin = "--content";
+	} else if ((env = getenv("CUDALAB_CONTENT")) && *env) {
+		c->content = xstrdup(env);
+		c->content_origin = "$CUDALAB_CONTENT";
+	} else if ((c->content = source_tree())) {
+		c->content_origin = "source tree";
+	} else {
+		c->content = xstrdup(CUDALAB_DATADIR);
+		c->content_origin = "installed";
+	}
+}
+
+void cli_done(struct cli *c)
+{
+	if (c->st)
+		store_close(c->st);
+	if (c->cat)
+		catalog_free(c->cat);
+	free(c->home);
+	free(c->content);
+}
+
+static void vreport(const struct cli *c, const char *tag, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", c->prog, tag);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, "", fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int cli_error(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, "error: ", fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+void cli_warn(const struct cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(c, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int cli_is_help(const char *arg)
+{
+	return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+void cli_print_json(cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	puts(text);
+	free(text);
+	cJSON_Delete(root);
+}
+
+struct catalog *cli_catalog(struct cli *c)
+{
+	if (!c->cat)
+		c->cat = catalog_load(c->content);
+	return c->cat;
+}
+
+size_t cli_report_content_problems(struct cli *c)
+{
+	struct catalog *cat = cli_catalog(c);
+
+	for (size_t i = 0; i < cat->n_diags; i++) {
+		char *line = diag_format(&cat->diags[i]);
+		cli_warn(c, "%s", line);
+		free(line);
+	}
+	if (cat->n_diags)
+		cli_warn(c, "%zu content problem%s; what loaded is shown (run '%s validate')",
+			 cat->n_diags, cat->n_diags == 1 ? "" : "s", c->prog);
+	return cat->n_diags;
+}
+
+struct store *cli_store(struct cli *c)
+{
+	char *warning = NULL, *err = NULL;
+
+	if (c->st)
+		return c->st;
+	c->st = store_open(c->home, &warning, &err);
+	if (warning) {
+		fprintf(stderr, "%s: %s\n", c->prog, warning);
+		free(warning);
+	}
+	if (!c->st) {
+		cli_error(c, "%s", err ? err : "cannot open the progress database");
+		free(err);
+	}
+	return c->st;
+}
+
+void cli_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: cudalab [--home DIR] [--content DIR] [VERB [ARGS]]\n"
+		"\n"
+		"With no verb, opens the lab.\n"
+		"\n"
+		"verbs:\n");
+	for (unsigned i = 0; i < cli_n_verbs; i++)
+		fprintf(out, "  %-10s %s\n", cli_verbs[i].name, cli_verbs[i].summary);
+	fprintf(out,
+		"\n"
+		"options:\n"
+		"  --home DIR     progress and work files (env CUDALAB_HOME,\n"
+		"                 default $XDG_DATA_HOME/cudalab)\n"
+		"  --content DIR  lessons and exercises (env CUDALAB_CONTENT)\n"
+		"  -h, --help     this help; 'cudalab VERB --help' for one verb\n"
+		"  --version      print the version\n");
+}
+
+static const struct cli_verb *find_verb(const char *name, unsigned *index)
+{
+	for (unsigned i = 0; i < cli_n_verbs; i++) {
+		if (strcmp(cli_verbs[i].name, name) == 0) {
+			if (index)
+				*index = i;
+			return &cli_verbs[i];
+		}
+	}
+	return NULL;
+}
+
+int cli_verb_help(const char *name, FILE *out)
+{
+	const struct cli_verb *v = find_verb(name, NULL);
+
+	if (!v)
+		return -1;
+	fprintf(out, "usage: cudalab %s%s%s\n\n%s.\n", v->name, *v->args ? " " : "", v->args,
+		v->summary);
+	if (*v->help)
+		fprintf(out, "\n%s", v->help);
+	return 0;
+}
+
+int cli_dispatch(struct cli *c, int argc, char **argv)
+{
+	unsigned index;
+
+	if (!find_verb(argv[0], &index))
+		return cli_usage_error(c, "unknown verb '%s' (see '%s --help')", argv[0], c->prog);
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (cli_is_help(argv[i])) {
+			cli_verb_help(argv[0], stdout);
+			return EXIT_OK;
+		}
+	}
+	return cli_verbs[index].fn(c, argc, argv);
+}

@@ -1,0 +1,28 @@
+/* tui.c — no verb: open the lab. */
+#include "cudalab/cli.h"
+
+#include <stdlib.h>
+
+#include "cudalab/content.h"
+#include "cudalab/tui.h"
+
+int cli_tui(struct cli *c)
+{
+	struct tui_config cfg;
+	struct catalog *cat = cli_catalog(c);
+	char *warning = NULL;
+
+	cfg.cat = cat;
+	cfg.st = cli_store(c);
+	cfg.content_dir = c->content;
+	if (cat->n_diags)
+		warning = xasprintf("%zu content problem%s: some lessons did not load "
+				    "(run 'cudalab validate')",
+				    cat->n_diags, cat->n_diags == 1 ? "" : "s");
+	else if (!cfg.st)
+		warning = xstrdup("progress is not being saved: the database could not be opened");
+	cfg.warning = warning;
+	int rc = tui_main(&cfg);
+	free(warning);
+	return rc;
+}
