@@ -57,6 +57,12 @@ struct store *store_open(const char *home, char **warning, char **err);
 void store_close(struct store *st);
 const char *store_errmsg(const struct store *st);
 int store_schema_version(struct store *st);
+/* The database file's path; valid until store_close. */
+const char *store_path(const struct store *st);
+/* Reads one setting of the open connection (PRAGMA name; name is lower-case
+ * letters and underscores only) as text into *value, which the caller
+ * frees.  For doctor and tests. */
+int store_pragma(struct store *st, const char *name, char **value);
 
 int store_item_set(struct store *st, const char *item, enum item_status s);
 /* Unknown items are ITEM_UNREAD. */
@@ -65,6 +71,8 @@ const char *store_item_status_name(enum item_status s);
 int store_item_status_parse(const char *name, enum item_status *out);
 
 int store_lesson_get(struct store *st, const char *lesson, struct lesson_state *out);
+/* Also stamps opened_at with the current time: the reader saves its
+ * position whenever a lesson is open. */
 int store_lesson_set_position(struct store *st, const char *lesson, int position);
 int store_lesson_complete(struct store *st, const char *lesson);
 
