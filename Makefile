@@ -48,7 +48,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/golden/run.sh tests/simt/run.sh tests/run/run.sh tests/e2e/run.sh)
+SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
 
 # Object files also depend on the flags they were built with.
 FLAGS_STAMP := $(BUILD)/flags.stamp

@@ -46,6 +46,8 @@ void cli_done(struct cli *c);
 int cli_dispatch(struct cli *c, int argc, char **argv);
 /* Runs the TUI (no verb given). */
 int cli_tui(struct cli *c);
+/* Runs the TUI opened at start ("lesson:ID" or "exercise:ID"). */
+int cli_tui_at(struct cli *c, const char *start);
 void cli_usage(FILE *out);
 int cli_verb_help(const char *verb, FILE *out);
 
@@ -74,6 +76,7 @@ int cli_is_help(const char *arg);
 extern const struct cli_verb cli_verbs[];
 extern const unsigned cli_n_verbs;
 
+int cli_read(struct cli *c, int argc, char **argv);
 int cli_list(struct cli *c, int argc, char **argv);
 int cli_mark(struct cli *c, int argc, char **argv);
 int cli_progress(struct cli *c, int argc, char **argv);

@@ -10,6 +10,7 @@ struct tui_config {
 	struct store *st; /* may be NULL: statuses then read as new and are not saved */
 	const char *content_dir;
 	const char *warning; /* shown on the home screen when not NULL */
+	const char *start;   /* "lesson:ID" to open first, or NULL for home */
 };
 
 /* Runs the lab until the learner quits.  Returns 0, or 2 after printing a

@@ -15,6 +15,12 @@
 #include "cudalab/store.h"
 
 const struct cli_verb cli_verbs[] = {
+	{ "read", "LESSON [--plain] [--width N]", "read a lesson (--plain: rendered text to stdout)",
+	  "Without --plain, opens the lesson in the lab. --plain writes it to stdout:\n"
+	  "styled on a terminal, plain text when piped or when NO_COLOR is set, never\n"
+	  "wider than N columns (default: the terminal's width, or 80). Quiz answers\n"
+	  "stay hidden. LESSON may also be an exercise id, for its statement.\n",
+	  cli_read },
 	{ "list", "[lessons|reading|exercises] [--json]",
 	  "list lessons, reading items or exercises with their status",
 	  "With no kind, lists all three. --json prints the shapes of DESIGN.md §3.\n", cli_list },

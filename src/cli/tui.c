@@ -8,6 +8,11 @@
 
 int cli_tui(struct cli *c)
 {
+	return cli_tui_at(c, NULL);
+}
+
+int cli_tui_at(struct cli *c, const char *start)
+{
 	struct tui_config cfg;
 	struct catalog *cat = cli_catalog(c);
 	char *warning = NULL;
@@ -15,8 +20,9 @@ int cli_tui(struct cli *c)
 	cfg.cat = cat;
 	cfg.st = cli_store(c);
 	cfg.content_dir = c->content;
+	cfg.start = start;
 	if (cat->n_diags)
-		warning = xasprintf("%zu content problem%s: some lessons did not load "
+		warning = xasprintf("%zu content problem%s: what loaded is shown "
 				    "(run 'cudalab validate')",
 				    cat->n_diags, cat->n_diags == 1 ? "" : "s");
 	else if (!cfg.st)

@@ -161,7 +161,7 @@ void term_role_off(enum ui_role role)
 
 int term_too_small(struct tui *t, int min_rows, int min_cols)
 {
-	static const char msg[] = "terminal too small";
+	const char *msg = t->cols >= 18 ? "terminal too small" : "too small";
 	char need[64];
 
 	if (t->rows >= min_rows && t->cols >= min_cols)

@@ -1,0 +1,837 @@
+/* reader.c — the lesson reader: a laid-out document painted by role, with
+ * search, a table of contents, links, quizzes, the lesson's reading items,
+ * and the place saved in the store.  Its argument is "lesson:ID" or
+ * "exercise:ID" (an exercise's statement). */
+#include "tui_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab/content.h"
+#include "cudalab/doc.h"
+#include "cudalab/store.h"
+#include "cudalab/util.h"
+
+#define MAX_WIDTH 100 /* reading measure: wider terminals get margins */
+
+struct reader {
+	const struct lesson *lesson;     /* NULL for an exercise */
+	const struct exercise *exercise; /* NULL for a lesson */
+	char *title;
+	char *text;
+	struct doc *doc;
+	struct doc_layout *lay;
+	int *answers; /* per quiz: chosen choice or -1 */
+	int nquiz;
+	int top;      /* first line shown */
+	int margin;   /* left margin in columns */
+	int focus;    /* index into lay->refs of the focused link, or -1 */
+	char *query;
+	struct doc_match *matches;
+	int nmatches, match; /* current match index */
+	int completed;
+};
+
+static const char *const help_lines[] = {
+	"Up/Down, j/k, wheel     scroll a line",
+	"PgUp/PgDn, Space, b     scroll a page",
+	"g / G                   top / end",
+	"t                       table of contents",
+	"/  n  N                 search, next match, previous match",
+	"Tab / Shift-Tab         next / previous link;  Enter follows it",
+	"1-9                     answer the quiz on screen",
+	"r                       this lesson's reading items (Space cycles status, o opens)",
+	"Left / Right, h / l     back / forward through what you opened",
+	"?                       this help",
+	"q                       back to where you came from",
+	NULL,
+};
+
+static int body_rows(const struct tui *t)
+{
+	return t->rows - 2;
+}
+
+static enum ui_role ui_for(enum doc_role role)
+{
+	switch (role) {
+	case ROLE_H1:
+		return UI_H1;
+	case ROLE_H2:
+		return UI_H2;
+	case ROLE_H3:
+	case ROLE_H4:
+		return UI_H3;
+	case ROLE_CODE:
+		return UI_CODE;
+	case ROLE_CODE_FRAME:
+	case ROLE_RULE:
+	case ROLE_TABLE:
+	case ROLE_MARKER:
+		return UI_RULE;
+	case ROLE_LINK:
+	case ROLE_IMAGE:
+		return UI_LINK;
+	case ROLE_QUOTE:
+		return UI_QUOTE;
+	case ROLE_KEYWORD:
+		return UI_KEYWORD;
+	case ROLE_TYPE:
+		return UI_TYPE;
+	case ROLE_BUILTIN:
+		return UI_PREPROC;
+	case ROLE_STRING:
+		return UI_STRING;
+	case ROLE_COMMENT:
+		return UI_COMMENT;
+	case ROLE_NUMBER:
+		return UI_NUMBER;
+	case ROLE_PREPROC:
+		return UI_PREPROC;
+	case ROLE_QUIZ:
+		return UI_QUIZ;
+	case ROLE_QUIZ_RIGHT:
+		return UI_DONE;
+	case ROLE_QUIZ_WRONG:
+	case ROLE_ERROR:
+		return UI_WARN;
+	case ROLE_TABLE_HEAD:
+	case ROLE_STRONG:
+		return UI_SECTION;
+	default:
+		return UI_TEXT;
+	}
+}
+
+static attr_t span_attr(const struct doc_span *sp)
+{
+	attr_t a = term_attr(ui_for(sp->role));
+
+	if (sp->attrs & ATTR_BOLD)
+		a |= A_BOLD;
+	if (sp->attrs & ATTR_ITALIC)
+		a |= A_ITALIC;
+	if (sp->attrs & ATTR_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (sp->attrs & ATTR_DIM)
+		a |= A_DIM;
+	return a;
+}
+
+/* Where the reader stands, as one integer for the store: the anchor of the
+ * top line, so the place survives a different terminal width. */
+static int encode_position(struct doc_anchor a)
+{
+	int off = a.offset + 1;
+
+	if (off < 0)
+		off = 0;
+	if (off > 0xFFFF)
+		off = 0xFFFF;
+	return a.block * 0x10000 + off + 1;
+}
+
+static struct doc_anchor decode_position(int pos)
+{
+	struct doc_anchor a = { 0, -1 };
+
+	if (pos <= 0)
+		return a;
+	pos -= 1;
+	a.block = pos / 0x10000;
+	a.offset = pos % 0x10000 - 1;
+	return a;
+}
+
+static void clear_search(struct reader *r)
+{
+	free(r->matches);
+	r->matches = NULL;
+	r->nmatches = 0;
+	r->match = 0;
+}
+
+static void run_search(struct reader *r)
+{
+	clear_search(r);
+	if (r->query && *r->query)
+		r->nmatches = doc_search(r->lay, r->query, &r->matches);
+}
+
+static int clamp_top(const struct tui *t, const struct reader *r, int top)
+{
+	int max = r->lay->nlines - body_rows(t);
+
+	if (top > max)
+		top = max;
+	return top < 0 ? 0 : top;
+}
+
+/* Lays the document out for the current width, keeping the top line's
+ * place when there was a layout before. */
+static void relayout(struct tui *t, struct reader *r)
+{
+	struct doc_layout_opts opts;
+	struct doc_anchor keep = { 0, -1 };
+	int width = t->cols - 2, had = r->lay != NULL;
+
+	if (had) {
+		if (r->lay->nlines > 0)
+			keep = r->lay->lines[r->top < r->lay->nlines ? r->top : r->lay->nlines - 1].anchor;
+		doc_layout_free(r->lay);
+	}
+	if (width > MAX_WIDTH)
+		width = MAX_WIDTH;
+	r->margin = (t->cols - width) / 2;
+	memset(&opts, 0, sizeof opts);
+	opts.width = width;
+	opts.answers = r->answers;
+	opts.nanswers = r->nquiz;
+	r->lay = doc_layout_with(r->doc, &opts);
+	if (had)
+		r->top = doc_line_for_anchor(r->lay, keep);
+	r->top = clamp_top(t, r, r->top);
+	r->focus = -1;
+	run_search(r);
+}
+
+static int open_lesson(struct tui *t, struct reader *r, const char *id)
+{
+	size_t len;
+
+	r->lesson = catalog_lesson(t->cfg->cat, id);
+	if (!r->lesson) {
+		tui_flash(t, "no lesson '%s'", id);
+		return -1;
+	}
+	r->title = xstrdup(r->lesson->title);
+	r->text = catalog_lesson_body(r->lesson, &len);
+	if (!r->text) {
+		tui_flash(t, "cannot read %s", r->lesson->path);
+		return -1;
+	}
+	r->doc = doc_parse(r->text, len);
+	return r->doc ? 0 : -1;
+}
+
+static int open_exercise(struct tui *t, struct reader *r, const char *id)
+{
+	size_t len;
+
+	r->exercise = catalog_exercise(t->cfg->cat, id);
+	if (!r->exercise) {
+		tui_flash(t, "no exercise '%s'", id);
+		return -1;
+	}
+	r->title = xasprintf("Exercise: %s", r->exercise->title);
+	r->text = catalog_exercise_body(r->exercise, &len);
+	if (!r->text) {
+		tui_flash(t, "cannot read %s", r->exercise->path);
+		return -1;
+	}
+	r->doc = doc_parse(r->text, len);
+	return r->doc ? 0 : -1;
+}
+
+static void reader_free(struct reader *r)
+{
+	if (r->lay)
+		doc_layout_free(r->lay);
+	if (r->doc)
+		doc_free(r->doc);
+	free(r->text);
+	free(r->title);
+	free(r->answers);
+	free(r->query);
+	free(r->matches);
+	free(r);
+}
+
+static void load_answers(struct tui *t, struct reader *r)
+{
+	r->nquiz = doc_quiz_count(r->doc);
+	r->answers = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->answers);
+	for (int q = 0; q < r->nquiz; q++) {
+		int choice = -1, correct = 0;
+
+		if (r->lesson && t->cfg->st)
+			store_quiz_get(t->cfg->st, r->lesson->id, q, &choice, &correct);
+		r->answers[q] = choice;
+	}
+}
+
+static void *reader_enter(struct tui *t, const char *arg)
+{
+	struct reader *r = xcalloc(1, sizeof *r);
+	int rc;
+
+	r->focus = -1;
+	if (arg && str_starts(arg, "lesson:"))
+		rc = open_lesson(t, r, arg + strlen("lesson:"));
+	else if (arg && str_starts(arg, "exercise:"))
+		rc = open_exercise(t, r, arg + strlen("exercise:"));
+	else {
+		tui_flash(t, "cannot open '%s'", arg ? arg : "");
+		rc = -1;
+	}
+	if (rc != 0) {
+		reader_free(r);
+		return NULL;
+	}
+	load_answers(t, r);
+	relayout(t, r);
+	if (r->lesson && t->cfg->st) {
+		struct lesson_state ls = { 0, 0, 0 };
+
+		store_lesson_get(t->cfg->st, r->lesson->id, &ls);
+		r->completed = ls.completed;
+		r->top = clamp_top(t, r, doc_line_for_anchor(r->lay, decode_position(ls.position)));
+	}
+	return r;
+}
+
+static void save_position(struct tui *t, struct reader *r)
+{
+	if (!r->lesson || !t->cfg->st || r->lay->nlines == 0)
+		return;
+	store_lesson_set_position(t->cfg->st, r->lesson->id,
+				  encode_position(r->lay->lines[r->top].anchor));
+}
+
+static void reader_leave(struct tui *t, void *state)
+{
+	struct reader *r = state;
+
+	save_position(t, r);
+	reader_free(r);
+}
+
+static void paint_line(struct tui *t, const struct reader *r, int y, const struct doc_line *ln)
+{
+	for (int s = 0; s < ln->nspans; s++) {
+		const struct doc_span *sp = &ln->spans[s];
+		char *piece = xstrndup(sp->text, (size_t)sp->len);
+		attr_t a = span_attr(sp);
+
+		attron(a);
+		term_put(y, r->margin + sp->col, piece, t->cols - r->margin - sp->col);
+		attroff(a);
+		free(piece);
+	}
+}
+
+/* Overlays search matches and the focused link on the painted lines. */
+static void paint_overlays(struct tui *t, const struct reader *r)
+{
+	int rows = body_rows(t);
+
+	for (int i = 0; i < r->nmatches; i++) {
+		const struct doc_match *m = &r->matches[i];
+		int y = m->line - r->top + 1;
+		enum ui_role role = i == r->match ? UI_SELECTED : UI_MATCH;
+
+		if (y < 1 || y > rows)
+			continue;
+		mvchgat(y, r->margin + m->col_start, m->col_end - m->col_start, term_attr(role),
+			0, NULL);
+	}
+	if (r->focus >= 0) {
+		int link = r->lay->refs[r->focus].link;
+
+		for (int i = r->focus; i < r->lay->nrefs; i++) {
+			const struct doc_link_ref *ref = &r->lay->refs[i];
+			int y = ref->line - r->top + 1;
+
+			if (ref->link != link || (i > r->focus && !ref->cont))
+				break;
+			if (y >= 1 && y <= rows)
+				mvchgat(y, r->margin + ref->col, ref->width, term_attr(UI_LINK_ON), 0,
+					NULL);
+		}
+	}
+}
+
+static void draw_title(struct tui *t, const struct reader *r)
+{
+	char right[64];
+	int pct, rw;
+	int last = r->top + body_rows(t);
+
+	if (last > r->lay->nlines)
+		last = r->lay->nlines;
+	pct = r->lay->nlines ? last * 100 / r->lay->nlines : 100;
+	snprintf(right, sizeof right, "%s %d%%", r->completed ? term_glyph(GLYPH_CHECK) : " ", pct);
+	rw = tui_display_width(right);
+	term_fill_line(0, UI_TITLE);
+	term_role_on(UI_TITLE);
+	term_put(0, 1, r->title, t->cols - rw - 3);
+	term_put(0, t->cols - rw - 1, right, rw);
+	term_role_off(UI_TITLE);
+}
+
+/* The quiz whose lines are on screen first, or -1. */
+static int visible_quiz(const struct tui *t, const struct reader *r)
+{
+	int end = r->top + body_rows(t);
+
+	for (int i = r->top; i < end && i < r->lay->nlines; i++)
+		if (r->lay->lines[i].quiz >= 0)
+			return r->lay->lines[i].quiz;
+	return -1;
+}
+
+static void status_hint(struct tui *t, const struct reader *r)
+{
+	char hint[160];
+	int q = visible_quiz(t, r);
+
+	if (r->focus >= 0)
+		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
+			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
+	else if (r->nmatches && r->query)
+		snprintf(hint, sizeof hint, "\"%s\": match %d of %d  n/N: next/previous  ?: keys",
+			 r->query, r->match + 1, r->nmatches);
+	else if (r->query && *r->query)
+		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
+	else if (q >= 0 && r->answers[q] < 0)
+		snprintf(hint, sizeof hint, "quiz: press 1-%d to answer  ?: keys",
+			 doc_quiz_get(r->doc, q)->nchoices);
+	else
+		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %sq: back  ?: keys",
+			 r->lesson && r->lesson->n_reading ? "r: reading  " : "");
+	tui_status(t, hint);
+}
+
+static void mark_complete_at_end(struct tui *t, struct reader *r)
+{
+	if (r->completed || !r->lesson || !t->cfg->st)
+		return;
+	if (r->top + body_rows(t) >= r->lay->nlines) {
+		if (store_lesson_complete(t->cfg->st, r->lesson->id) == 0) {
+			r->completed = 1;
+			tui_flash(t, "lesson complete");
+		}
+	}
+}
+
+static void reader_draw(struct tui *t, void *state)
+{
+	struct reader *r = state;
+	int rows = body_rows(t);
+
+	if (term_too_small(t, 8, DOC_MIN_WIDTH + 2))
+		return;
+	mark_complete_at_end(t, r);
+	erase();
+	draw_title(t, r);
+	for (int i = 0; i < rows && r->top + i < r->lay->nlines; i++)
+		paint_line(t, r, i + 1, &r->lay->lines[r->top + i]);
+	paint_overlays(t, r);
+	status_hint(t, r);
+	refresh();
+}
+
+static void reader_resize(struct tui *t, void *state)
+{
+	if (t->cols >= DOC_MIN_WIDTH + 2)
+		relayout(t, state);
+}
+
+static void scroll_to(struct tui *t, struct reader *r, int line)
+{
+	r->top = clamp_top(t, r, line);
+}
+
+/* Brings line into view, a few lines from the top when it was off screen. */
+static void show_line(struct tui *t, struct reader *r, int line)
+{
+	if (line < r->top || line >= r->top + body_rows(t))
+		scroll_to(t, r, line - body_rows(t) / 3);
+}
+
+/* Reads a line of input on the status bar; NULL when cancelled. */
+static char *prompt(struct tui *t, const char *label)
+{
+	struct strbuf sb;
+	int ch;
+
+	sb_init(&sb);
+	sb_puts(&sb, "");
+	curs_set(1);
+	for (;;) {
+		term_fill_line(t->rows - 1, UI_STATUS);
+		term_role_on(UI_STATUS);
+		mvaddstr(t->rows - 1, 1, label);
+		term_put(t->rows - 1, 1 + (int)strlen(label), sb.s, t->cols - 2 - (int)strlen(label));
+		term_role_off(UI_STATUS);
+		refresh();
+		ch = getch();
+		if (term_interrupted() || ch == 27 || ch == 3) {
+			sb_free(&sb);
+			curs_set(0);
+			return NULL;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			break;
+		if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+			/* drop one whole UTF-8 character */
+			while (sb.len > 0 && ((unsigned char)sb.s[sb.len - 1] & 0xC0) == 0x80)
+				sb.len--;
+			if (sb.len > 0)
+				sb.len--;
+			sb.s[sb.len] = '\0';
+		} else if (ch == KEY_RESIZE) {
+			getmaxyx(stdscr, t->rows, t->cols);
+		} else if (ch >= 0x20 && ch < 0x100 && ch != 0x7f) {
+			sb_putc(&sb, (char)ch);
+		}
+	}
+	curs_set(0);
+	return sb_steal(&sb);
+}
+
+static void search(struct tui *t, struct reader *r)
+{
+	char *q = prompt(t, "/");
+
+	if (!q)
+		return;
+	free(r->query);
+	r->query = q;
+	run_search(r);
+	r->match = 0;
+	/* start from the first match at or below the top */
+	for (int i = 0; i < r->nmatches; i++) {
+		if (r->matches[i].line >= r->top) {
+			r->match = i;
+			break;
+		}
+	}
+	if (r->nmatches)
+		show_line(t, r, r->matches[r->match].line);
+}
+
+static void next_match(struct tui *t, struct reader *r, int dir)
+{
+	if (!r->nmatches) {
+		tui_flash(t, r->query ? "no matches" : "no search: press / first");
+		return;
+	}
+	r->match = (r->match + dir + r->nmatches) % r->nmatches;
+	show_line(t, r, r->matches[r->match].line);
+}
+
+static void next_link(struct tui *t, struct reader *r, int dir)
+{
+	int n = r->lay->nrefs, i = r->focus;
+
+	for (int step = 0; step < n; step++) {
+		if (i < 0)
+			i = dir > 0 ? 0 : n - 1;
+		else
+			i = (i + dir + n) % n;
+		if (!r->lay->refs[i].cont) {
+			r->focus = i;
+			show_line(t, r, r->lay->refs[i].line);
+			return;
+		}
+	}
+	tui_flash(t, "no links here");
+}
+
+static int follow_link(struct tui *t, struct reader *r)
+{
+	const char *target;
+
+	if (r->focus < 0)
+		return TUI_NONE;
+	target = doc_link_target(r->doc, r->lay->refs[r->focus].link);
+	if (str_starts(target, "lesson:") || str_starts(target, "exercise:")) {
+		tui_go(t, &reader_screen, target);
+		return TUI_NAVIGATE;
+	}
+	if (tui_open_url(t, target) != 0)
+		tui_flash(t, "no browser (set $BROWSER or install xdg-open): %s", target);
+	else
+		tui_flash(t, "opened %s", target);
+	return TUI_REDRAW;
+}
+
+static void answer_quiz(struct tui *t, struct reader *r, int choice)
+{
+	int q = visible_quiz(t, r);
+	const struct doc_quiz *quiz;
+
+	if (q < 0) {
+		tui_flash(t, "no quiz on screen");
+		return;
+	}
+	quiz = doc_quiz_get(r->doc, q);
+	if (choice >= quiz->nchoices) {
+		tui_flash(t, "this quiz has %d choices", quiz->nchoices);
+		return;
+	}
+	r->answers[q] = choice;
+	if (r->lesson && t->cfg->st &&
+	    store_quiz_answer(t->cfg->st, r->lesson->id, q, choice, quiz->choices[choice].correct) != 0)
+		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
+	else
+		tui_flash(t, quiz->choices[choice].correct ? "right" : "not quite: see the explanation");
+	relayout(t, r);
+}
+
+/* A small list overlay: the table of contents or the reading items. */
+struct picker {
+	const char *title;
+	int n, sel, top;
+	void (*row)(struct tui *t, void *ud, int i, int y, int selected);
+	void *ud;
+};
+
+static void picker_draw(struct tui *t, struct picker *p, const char *hint)
+{
+	int rows = t->rows - 2;
+
+	if (p->sel < p->top)
+		p->top = p->sel;
+	if (p->sel >= p->top + rows)
+		p->top = p->sel - rows + 1;
+	erase();
+	term_fill_line(0, UI_TITLE);
+	term_role_on(UI_TITLE);
+	term_put(0, 1, p->title, t->cols - 2);
+	term_role_off(UI_TITLE);
+	for (int i = 0; i < rows && p->top + i < p->n; i++)
+		p->row(t, p->ud, p->top + i, i + 1, p->top + i == p->sel);
+	tui_status(t, hint);
+	refresh();
+}
+
+/* Runs the picker; returns the key that closed it (Enter, Esc, q, ...) with
+ * p->sel the selection.  Keys in pass are returned to the caller as well. */
+static int picker_run(struct tui *t, struct picker *p, const char *hint, const char *pass)
+{
+	for (;;) {
+		int ch;
+
+		picker_draw(t, p, hint);
+		ch = getch();
+		if (term_interrupted())
+			return 'q';
+		switch (ch) {
+		case KEY_RESIZE:
+			getmaxyx(stdscr, t->rows, t->cols);
+			break;
+		case KEY_DOWN:
+		case 'j':
+			if (p->sel + 1 < p->n)
+				p->sel++;
+			break;
+		case KEY_UP:
+		case 'k':
+			if (p->sel > 0)
+				p->sel--;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case 27:
+		case 'q':
+			return ch;
+		default:
+			if (ch > 0 && ch < 256 && strchr(pass, ch))
+				return ch;
+		}
+	}
+}
+
+static void toc_row(struct tui *t, void *ud, int i, int y, int selected)
+{
+	const struct doc_heading *h = &((struct reader *)ud)->lay->headings[i];
+	int indent = 1 + 2 * (h->level - 1);
+
+	if (selected)
+		term_fill_line(y, UI_SELECTED);
+	attron(term_attr(selected ? UI_SELECTED : h->level == 1 ? UI_H1 : UI_TEXT));
+	term_put(y, indent, h->text, t->cols - indent - 1);
+	attroff(term_attr(selected ? UI_SELECTED : h->level == 1 ? UI_H1 : UI_TEXT));
+}
+
+static void table_of_contents(struct tui *t, struct reader *r)
+{
+	struct picker p = { "Contents", r->lay->nheadings, 0, 0, toc_row, r };
+	int ch;
+
+	if (p.n == 0) {
+		tui_flash(t, "this text has no headings");
+		return;
+	}
+	for (int i = 0; i < p.n; i++)
+		if (r->lay->headings[i].line <= r->top)
+			p.sel = i;
+	ch = picker_run(t, &p, "Enter: jump  Esc: close", "");
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		scroll_to(t, r, r->lay->headings[p.sel].line);
+}
+
+struct items_ud {
+	struct tui *t;
+	const struct lesson *lesson;
+};
+
+static void item_row(struct tui *t, void *ud, int i, int y, int selected)
+{
+	const struct items_ud *u = ud;
+	const struct reading_item *it = &u->lesson->reading[i];
+	enum item_status s = ITEM_UNREAD;
+	enum ui_role role;
+
+	if (t->cfg->st)
+		store_item_get(t->cfg->st, it->id, &s);
+	role = s == ITEM_DONE ? UI_DONE : s == ITEM_READING ? UI_PROGRESS : UI_DIM;
+	if (selected)
+		term_fill_line(y, UI_SELECTED);
+	attron(term_attr(role));
+	term_put(y, 2, term_glyph(s == ITEM_DONE ? GLYPH_DONE : s == ITEM_READING ? GLYPH_READING
+										 : GLYPH_UNREAD),
+		 3);
+	attroff(term_attr(role));
+	attron(term_attr(selected ? UI_SELECTED : UI_TEXT));
+	term_put(y, 6, it->title, t->cols - 7);
+	attroff(term_attr(selected ? UI_SELECTED : UI_TEXT));
+}
+
+static void reading_items(struct tui *t, struct reader *r)
+{
+	struct items_ud ud = { t, r->lesson };
+	struct picker p = { "Reading for this lesson", 0, 0, 0, item_row, &ud };
+
+	if (!r->lesson || r->lesson->n_reading == 0) {
+		tui_flash(t, "no reading items here");
+		return;
+	}
+	p.n = (int)r->lesson->n_reading;
+	for (;;) {
+		const struct reading_item *it;
+		char hint[256];
+		int ch;
+
+		it = &r->lesson->reading[p.sel];
+		snprintf(hint, sizeof hint, "Space: cycle status  o: open  Esc: close  %s",
+			 it->url ? it->url : "(no link)");
+		ch = picker_run(t, &p, hint, " o");
+		it = &r->lesson->reading[p.sel];
+		if (ch == ' ' || ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+			enum item_status s = ITEM_UNREAD;
+
+			if (!t->cfg->st)
+				continue;
+			store_item_get(t->cfg->st, it->id, &s);
+			s = s == ITEM_UNREAD ? ITEM_READING : s == ITEM_READING ? ITEM_DONE : ITEM_UNREAD;
+			store_item_set(t->cfg->st, it->id, s);
+		} else if (ch == 'o') {
+			if (it->url && tui_open_url(t, it->url) != 0)
+				tui_flash(t, "no browser (set $BROWSER or install xdg-open): %s", it->url);
+		} else {
+			return;
+		}
+	}
+}
+
+static int reader_key(struct tui *t, void *state, int ch)
+{
+	struct reader *r = state;
+	int page = body_rows(t) > 2 ? body_rows(t) - 2 : 1;
+	MEVENT ev;
+
+	switch (ch) {
+	case 'q':
+	case 27:
+		return TUI_BACK;
+	case 3:
+		return TUI_QUIT;
+	case KEY_LEFT:
+	case KEY_BACKSPACE:
+	case 'h':
+		return TUI_BACK;
+	case KEY_RIGHT:
+	case 'l':
+		return TUI_FORWARD;
+	case KEY_DOWN:
+	case 'j':
+		scroll_to(t, r, r->top + 1);
+		break;
+	case KEY_UP:
+	case 'k':
+		scroll_to(t, r, r->top - 1);
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		scroll_to(t, r, r->top + page);
+		break;
+	case KEY_PPAGE:
+	case 'b':
+		scroll_to(t, r, r->top - page);
+		break;
+	case 'g':
+	case KEY_HOME:
+		scroll_to(t, r, 0);
+		break;
+	case 'G':
+	case KEY_END:
+		scroll_to(t, r, r->lay->nlines);
+		break;
+	case KEY_MOUSE:
+		if (getmouse(&ev) == OK) {
+			if (ev.bstate & BUTTON4_PRESSED)
+				scroll_to(t, r, r->top - 3);
+			else if (ev.bstate & BUTTON5_PRESSED)
+				scroll_to(t, r, r->top + 3);
+		}
+		break;
+	case 't':
+		table_of_contents(t, r);
+		break;
+	case '/':
+		search(t, r);
+		break;
+	case 'n':
+		next_match(t, r, 1);
+		break;
+	case 'N':
+		next_match(t, r, -1);
+		break;
+	case '\t':
+		next_link(t, r, 1);
+		break;
+	case KEY_BTAB:
+		next_link(t, r, -1);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return follow_link(t, r);
+	case 'r':
+		reading_items(t, r);
+		break;
+	case '?':
+		tui_help(t, "Reader: keys", help_lines);
+		break;
+	default:
+		if (ch >= '1' && ch <= '9') {
+			answer_quiz(t, r, ch - '1');
+			break;
+		}
+		return TUI_NONE;
+	}
+	return TUI_REDRAW;
+}
+
+const struct screen reader_screen = {
+	.name = "reader",
+	.enter = reader_enter,
+	.draw = reader_draw,
+	.key = reader_key,
+	.resize = reader_resize,
+	.leave = reader_leave,
+};
