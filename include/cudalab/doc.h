@@ -101,6 +101,11 @@ const struct doc_quiz *doc_quiz_get(const struct doc *doc, int i);
 
 int doc_block_count(const struct doc *doc);
 
+/* Content problems found while parsing (a malformed quiz block), in
+ * document order; each is shown in the layout too. */
+int doc_problem_count(const struct doc *doc);
+const char *doc_problem(const struct doc *doc, int i);
+
 /* ---- the layout ---- */
 
 /* A place in the document that survives relayout: a block and a position in

@@ -851,3 +851,21 @@ int doc_block_count(const struct doc *doc)
 {
 	return (int)doc->nblocks;
 }
+
+int doc_problem_count(const struct doc *doc)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < doc->nblocks; i++)
+		n += doc->blocks[i].error != NULL;
+	return n;
+}
+
+const char *doc_problem(const struct doc *doc, int i)
+{
+	for (size_t b = 0; b < doc->nblocks; b++) {
+		if (doc->blocks[b].error && i-- == 0)
+			return doc->blocks[b].error;
+	}
+	return NULL;
+}

@@ -390,6 +390,11 @@ Test(cli, validate_good_and_broken)
 	cr_assert(strstr(r.out, "blog"));
 	cr_assert(strstr(r.out, "lessons/30-bad-yaml.md:"), "got: %s", r.out);
 	cr_assert(!strstr(r.out, "10-ok.md"));
+	/* body problems: the dangling link (line 11, col 36) and the quiz (line 14) */
+	cr_assert(strstr(r.out, "lessons/40-bad-body.md:11:36: link to lesson:nowhere"), "got: %s",
+		  r.out);
+	cr_assert(strstr(r.out, "lessons/40-bad-body.md:14:1: "), "got: %s", r.out);
+	cr_assert(!strstr(r.out, "lesson:ok,"));
 	result_free(&r);
 }
 
@@ -399,8 +404,9 @@ Test(cli, list_works_with_what_loaded)
 	cJSON *root = cJSON_Parse(r.out);
 
 	cr_assert_eq(r.code, 0);
-	/* 10-ok and 20-bad-kind load (the bad item is dropped); 30-bad-yaml does not */
-	cr_assert_eq(cJSON_GetArraySize(root), 2);
+	/* 10-ok, 20-bad-kind (its bad item dropped) and 40-bad-body load;
+	 * 30-bad-yaml does not */
+	cr_assert_eq(cJSON_GetArraySize(root), 3);
 	cr_assert_str_eq(str(cJSON_GetArrayItem(root, 0), "id"), "ok");
 	cr_assert_eq(num(cJSON_GetArrayItem(root, 1), "reading_total"), 0);
 	cr_assert(strstr(r.err, "30-bad-yaml.md"), "stderr says what did not load: %s", r.err);
