@@ -110,6 +110,10 @@ test: $(BIN) $(SIMT_LIB) $(UNIT_BIN)
 test-unit: $(UNIT_BIN) $(BIN)
 	@$(UNIT_BIN) --jobs 2
 
+# Benchmarks print each figure beside its reference; they are not tests.
+bench: $(BIN)
+	@CUDALAB_BIN='$(abspath $(BIN))' sh tests/bench/reader.sh
+
 install: $(BIN)
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
 	install -m 0755 $(BIN) '$(DESTDIR)$(BINDIR)/cudalab'

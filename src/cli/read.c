@@ -53,6 +53,28 @@ static int print_doc(struct cli *c, const char *what, const char *text, size_t l
 	return rc == 0 ? EXIT_OK : cli_error(c, "read: cannot write: %s", strerror(errno));
 }
 
+/* A Markdown file named on the command line (a path, or a name ending in
+ * .md): its front matter, if any, is skipped. */
+static int read_file_arg(struct cli *c, const char *path, int width)
+{
+	size_t len;
+	char *text = read_file(path, &len), *body;
+	int rc;
+
+	if (!text)
+		return cli_error(c, "read: cannot read %s: %s", path, strerror(errno));
+	body = text;
+	if (str_starts(text, "---\n")) {
+		char *end = strstr(text + 4, "\n---\n");
+
+		if (end)
+			body = end + 5;
+	}
+	rc = print_doc(c, path, body, len - (size_t)(body - text), width ? width : terminal_width());
+	free(text);
+	return rc;
+}
+
 int cli_read(struct cli *c, int argc, char **argv)
 {
 	const char *id = NULL;
@@ -82,6 +104,11 @@ int cli_read(struct cli *c, int argc, char **argv)
 	}
 	if (!id)
 		return cli_usage_error(c, "read: which lesson? (see 'cudalab list lessons')");
+	if (strchr(id, '/') || str_ends(id, ".md")) {
+		if (!plain)
+			return cli_usage_error(c, "read: a file is shown with --plain only");
+		return read_file_arg(c, id, width);
+	}
 	cat = cli_catalog(c);
 	l = catalog_lesson(cat, id);
 	e = l ? NULL : catalog_exercise(cat, id);
