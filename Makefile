@@ -54,7 +54,7 @@ SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
 
-.PHONY: all run test test-unit test-gpu bench bench-simt install uninstall clean deps
+.PHONY: all run test test-unit test-gpu bench bench-simt install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -113,6 +113,13 @@ test-unit: $(UNIT_BIN) $(BIN)
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)
 	@CUDALAB_BIN='$(abspath $(BIN))' sh tests/bench/reader.sh
+
+bench-simt: $(SIMT_LIB)
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/bench/simt.sh
+
+# The conformance programs on a real GPU with the real CUDA runtime.
+test-gpu:
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/simt/gpu.sh
 
 install: $(BIN)
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
