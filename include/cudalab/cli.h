@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "cudalab/run.h"
 #include "cudalab/util.h"
 
 /* Exit codes shared by every verb. */
@@ -82,5 +83,35 @@ int cli_mark(struct cli *c, int argc, char **argv);
 int cli_progress(struct cli *c, int argc, char **argv);
 int cli_validate(struct cli *c, int argc, char **argv);
 int cli_doctor(struct cli *c, int argc, char **argv);
+int cli_check(struct cli *c, int argc, char **argv);
+int cli_bench(struct cli *c, int argc, char **argv);
+int cli_hint(struct cli *c, int argc, char **argv);
+int cli_solution(struct cli *c, int argc, char **argv);
+int cli_reset(struct cli *c, int argc, char **argv);
+int cli_watch(struct cli *c, int argc, char **argv);
+int cli_run(struct cli *c, int argc, char **argv);
+
+/* What check, bench and watch share (check.c). */
+struct exercise;
+struct cli_ex_opts {
+	const char *exercise;     /* the id given */
+	const char *file;         /* --file, NULL for the learner's copy */
+	enum run_backend backend;
+	double timeout_s;         /* 0: the default */
+	long seed;                /* -1: the harness's own */
+	int json;
+};
+/* Parses "EX [--backend B] [--file F] [--timeout S] [--seed N] [--json]";
+ * returns 0, or the exit code after reporting a usage error. */
+int cli_ex_parse(struct cli *c, int argc, char **argv, int allow_json, struct cli_ex_opts *o);
+/* Looks the exercise up and finds the file to check (the learner's copy,
+ * made on first use, or --file).  Returns 0, or the exit code after
+ * reporting why not. */
+int cli_ex_prepare(struct cli *c, const struct cli_ex_opts *o, const struct exercise **ex,
+		   char **file);
+/* Checks or times ex once and prints the verdict (text or JSON).
+ * Returns the exit code: 0 pass, 1 not pass, 2 environment error. */
+int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise *ex,
+	       const char *file, enum run_mode mode, const volatile sig_atomic_t *cancel);
 
 #endif

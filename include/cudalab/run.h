@@ -1,32 +1,263 @@
 /* run.h — building and running CUDA programs: finding nvcc, choosing a
- * backend (a real GPU or simt), and running child processes by argv. */
+ * backend (a real GPU or simt), compiling with a build cache, running the
+ * result under limits, and turning an exercise harness's report into a
+ * verdict (DESIGN.md §4).
+ *
+ * Environment read here, besides PATH and CUDA_HOME:
+ *   CUDALAB_NVCC      the nvcc to use (a name looked up in PATH, or a path);
+ *                     when set, nothing else is tried
+ *   CUDALAB_GPU       0: behave as if there were no GPU; 1: as if there were
+ *                     one (no probing); X.Y: one of compute capability X.Y
+ *   CUDALAB_SIMT_LIB  the simt library to link instead of the one found
+ *                     beside the binary or in the data directory */
 #ifndef CUDALAB_RUN_H
 #define CUDALAB_RUN_H
 
+#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum run_backend { BACKEND_AUTO, BACKEND_GPU, BACKEND_SIMT };
 
 /* What this machine offers for running CUDA programs. */
 struct run_probe {
 	char *nvcc;         /* path to nvcc, NULL when not found */
+	char *nvcc_why;     /* why nvcc is missing, NULL when found */
 	char *nvcc_version; /* e.g. "13.0, V13.0.88", NULL when unknown */
 	int gpu;            /* a usable GPU was found */
 	char *gpu_name;     /* its name when known */
+	char *gpu_arch;     /* e.g. "sm_90" from its compute capability, NULL when unknown */
 	char *why;          /* one line: why the GPU is (not) usable */
 	char *simt_lib;     /* path to libcudalab-simt.a, NULL when not found */
 };
 
 /* Fills *p; never fails (missing pieces are NULL / 0 with p->why saying so). */
 void run_probe(struct run_probe *p);
+/* Like run_probe, but keeps what nvidia-smi said in cache_dir (created when
+ * missing) until the next boot, so that repeated checks stay fast. */
+void run_probe_cached(struct run_probe *p, const char *cache_dir);
 void run_probe_free(struct run_probe *p);
 /* The backend auto resolves to on this machine. */
 enum run_backend run_backend_choose(const struct run_probe *p, enum run_backend wanted);
 const char *run_backend_name(enum run_backend b);
 int run_backend_parse(const char *name, enum run_backend *out);
+/* Checks that backend b (not AUTO) can build and run programs here.
+ * Returns 0, or -1 with *why set to one line (caller frees). */
+int run_backend_ready(const struct run_probe *p, enum run_backend b, char **why);
 
 /* Runs argv (no shell) and captures stdout+stderr, at most cap bytes kept.
  * Returns the wait status, or -1 when the program could not be started. */
 int run_capture(char *const argv[], char **out, size_t cap);
+
+/* --- child processes under limits ------------------------------------- */
+
+/* A program run in its own process group with stdin from /dev/null, no
+ * core files, a wall-clock limit after which the whole group is killed,
+ * and stdout/stderr captured up to a cap (the rest is read and counted, so
+ * a flood never blocks the child).  With want_result, a third pipe's
+ * write end is passed to the child and its number put in
+ * CUDALAB_RESULT_FD. */
+struct run_child {
+	char *const *argv;          /* argv[0] is looked up in PATH */
+	const char *const *env;     /* "NAME=VALUE" set on top of the environment; may be NULL */
+	const char *dir;            /* working directory, NULL: unchanged */
+	double timeout_s;           /* <= 0: no limit */
+	size_t cap;                 /* bytes kept of stdout and of stderr */
+	int merge;                  /* stderr goes to the stdout pipe (one log) */
+	int want_result;
+	const volatile sig_atomic_t *cancel; /* stops the child when set */
+
+	char *out, *err, *result;   /* NUL-terminated; result NULL without want_result */
+	size_t out_len, err_len, result_len;
+	size_t out_dropped, err_dropped, result_dropped; /* bytes read past the cap */
+	int status;                 /* wait status of the child */
+	int timed_out, cancelled;
+	double wall_s;
+};
+
+/* Runs c->argv and fills the outputs.  Returns 0 when the program ran (to
+ * any end), -1 with errno set when it could not be started.  Every
+ * process left in the child's group is killed before it returns. */
+int run_child_exec(struct run_child *c);
+void run_child_free(struct run_child *c);
+/* "SIGSEGV" for SIGSEGV; "signal N" for one without a name (static). */
+const char *run_signal_name(int sig);
+
+/* --- pure pieces (unit tested) ---------------------------------------- */
+
+#define RUN_FNV_INIT UINT64_C(0xcbf29ce484222325)
+/* FNV-1a 64 over n bytes, continuing from h (RUN_FNV_INIT to start). */
+uint64_t run_fnv1a64(uint64_t h, const void *p, size_t n);
+/* 16 lower-case hex digits into out[17]. */
+void run_hash_hex(uint64_t h, char out[17]);
+
+/* What an nvcc invocation is made of. */
+struct run_nvcc {
+	const char *nvcc;
+	enum run_backend backend;       /* GPU or SIMT */
+	const char *gpu_arch;           /* "sm_90"; NULL: -arch=native */
+	const char *simt_lib;           /* path of libcudalab-simt.a (SIMT) */
+	const char *const *includes;    /* -I directories */
+	size_t n_includes;
+	const char *const *defines;     /* -D values, "X" or "X=Y" */
+	size_t n_defines;
+	const char *const *sources;
+	size_t n_sources;
+	const char *output;
+	int optimize;                   /* add -O2 (host code) */
+	int compile_only;               /* -c: an object, nothing linked */
+};
+/* The argv for n: NULL-terminated; free with run_argv_free. */
+char **run_nvcc_argv(const struct run_nvcc *n);
+void run_argv_free(char **argv);
+
+/* Replaces every occurrence of from[i] by to[i] in log, in order i = 0..n-1.
+ * Returns a new string. */
+char *run_log_rewrite(const char *log, const char *const *from, const char *const *to,
+		      size_t n);
+
+struct run_compile_error {
+	char *file;
+	int line;     /* 0 when the message names no line */
+	char *message;
+};
+/* Finds the errors in a compiler log: nvcc's "FILE(LINE): error: MSG",
+ * the host compiler's "FILE:LINE:COL: error: MSG" and "fatal error",
+ * and linker errors (no line).  Fills *out (caller frees with
+ * run_compile_errors_free) and returns the count. */
+size_t run_log_errors(const char *log, struct run_compile_error **out);
+void run_compile_errors_free(struct run_compile_error *e, size_t n);
+
+/* --- exercises --------------------------------------------------------- */
+
+struct exercise;
+struct store;
+
+enum run_mode { RUN_CHECK, RUN_BENCH };
+const char *run_mode_name(enum run_mode m);
+
+enum run_status { RUN_PASS, RUN_WRONG, RUN_COMPILE_ERROR, RUN_RUNTIME_ERROR, RUN_TIMEOUT };
+const char *run_status_name(enum run_status s);
+
+/* Called as the run moves on: "compiling", "cached", "running", "timing". */
+typedef void (*run_progress_fn)(void *ctx, const char *phase);
+
+struct run_request {
+	const struct exercise *ex;
+	const char *source;        /* the learner's file */
+	const char *home;          /* CUDALAB_HOME: the build cache is home/cache */
+	const char *content;       /* content dir: include/cudalab/lab.h is looked for beside it */
+	enum run_mode mode;
+	enum run_backend backend;  /* AUTO: a usable GPU, else simt */
+	double timeout_s;          /* <= 0: run_default_timeout() */
+	long seed;                 /* < 0: the harness's own */
+	struct store *st;          /* when not NULL, the attempt is recorded there */
+	run_progress_fn progress;
+	void *progress_ctx;
+	const volatile sig_atomic_t *cancel;
+};
+
+/* Default wall-clock limit of a harness run, in seconds. */
+double run_default_timeout(enum run_mode m, enum run_backend b);
+
+struct run_case {
+	char *name;
+	char *status;
+	double max_abs_err, max_rel_err; /* NAN when not reported */
+};
+
+struct run_mismatch {
+	char *case_name;    /* NULL when the harness reported no mismatch */
+	long long index;
+	char *expected, *got; /* as text: the harness's *_text, else its JSON value */
+	char *note;           /* the harness's remark, or NULL */
+};
+
+/* Numbers not reported are NAN; samples is 0 without timing. */
+struct run_timing {
+	int samples;
+	double median_ms, min_ms, mean_ms, stdev_ms, noise_pct;
+	int l2_flushed;
+};
+
+struct run_derived {
+	double gbps, pct_peak_bw, tflops;
+	double peak_gbps; /* from "device" */
+};
+
+struct run_result {
+	enum run_status status;
+	enum run_backend backend;   /* the one used */
+	char *summary;              /* one line */
+	int cached;                 /* the build came from the cache */
+	char *source_hash;          /* hex FNV-1a 64 of the learner's file */
+	char *device;               /* the device name the harness reported, or NULL */
+	struct run_case *cases;
+	size_t n_cases;
+	struct run_mismatch mismatch;
+	struct run_compile_error *errors; /* with the learner's paths and lines */
+	size_t n_errors;
+	struct run_timing timing;
+	struct run_derived derived;
+	char *compile_log;          /* paths rewritten to the real files */
+	char *out, *err;            /* the program's output, capped */
+	size_t out_truncated, err_truncated;
+	int exit_code;              /* -1 when it did not exit normally / did not run */
+	int signal;                 /* the signal that ended it, 0 if none */
+	double timeout_s, compile_s, run_s;
+	char *json;                 /* the harness's object plus the runner's keys */
+	char *error;                /* when run_exercise returns -1: what is wrong */
+	char *not_recorded;         /* why the attempt could not be stored, else NULL */
+};
+
+/* Builds (or finds in the cache) and runs the exercise's harness with the
+ * learner's file, and fills *res.  Returns 0 with any verdict in
+ * res->status, or -1 with res->error set when the environment does not
+ * allow a run at all (no nvcc, GPU asked for but absent, no simt library,
+ * unreadable files).  Either way, free res with run_result_free. */
+int run_exercise(const struct run_request *req, struct run_result *res);
+void run_result_free(struct run_result *res);
+
+/* The learner's copy of ex: home/work/<id>/kernel.cu, made from the
+ * starter when missing (*created then 1).  Returns 0 and sets *path
+ * (caller frees), or -1 with errno set. */
+int run_work_copy(const char *home, const struct exercise *ex, char **path, int *created);
+/* Puts the starter back into the learner's copy; an existing copy is
+ * kept as kernel.cu.bak first (*bak set then, else NULL).  Returns 0, or
+ * -1 with errno set. */
+int run_work_reset(const char *home, const struct exercise *ex, char **path, char **bak);
+
+/* What simt's counters in a result say about the kernel: one line each on
+ * lane use, coalescing, bank conflicts, divergence, local memory, atomics
+ * and arithmetic intensity.  Returns the count (0 without counters); free
+ * with run_insights_free. */
+size_t run_insights(const char *result_json, char ***lines);
+void run_insights_free(char **lines, size_t n);
+
+/* --- programs (`cudalab run`) ----------------------------------------- */
+
+struct run_program {
+	const char *const *sources; /* .cu, .cpp or .c */
+	size_t n_sources;
+	const char *const *includes;
+	size_t n_includes;
+	const char *const *defines;
+	size_t n_defines;
+	enum run_backend backend;   /* GPU or SIMT, already chosen */
+};
+
+/* Compiles p into a fresh temporary directory.  Returns 0 with *exe set
+ * (remove it with run_program_clean), 1 when nvcc failed (its output in
+ * *log), or -1 with *log describing an environment problem.  *log is
+ * always set (caller frees). */
+int run_program_build(const struct run_program *p, const struct run_probe *probe, char **exe,
+		      char **log);
+void run_program_clean(char *exe);
+/* Runs exe with args (argv[1..]) on cudalab's own stdin, stdout and
+ * stderr; counters, when not NULL, goes to CUDALAB_SIMT_COUNTERS.  SIGINT
+ * and SIGQUIT reach the program, not cudalab.  Returns what `cudalab run`
+ * exits with: the program's code, 124 after timeout_s (> 0), 128+N after
+ * signal N, or -1 with errno set when it could not be started. */
+int run_program_exec(const char *exe, char *const args[], double timeout_s, const char *counters);
 
 #endif

@@ -9,6 +9,7 @@ struct tui_config {
 	struct catalog *cat;
 	struct store *st; /* may be NULL: statuses then read as new and are not saved */
 	const char *content_dir;
+	const char *home;     /* CUDALAB_HOME: learner copies and the build cache */
 	const char *warning; /* shown on the home screen when not NULL */
 	const char *start;   /* "lesson:ID" to open first, or NULL for home */
 };

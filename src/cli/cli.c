@@ -19,7 +19,8 @@ const struct cli_verb cli_verbs[] = {
 	  "Without --plain, opens the lesson in the lab. --plain writes it to stdout:\n"
 	  "styled on a terminal, plain text when piped or when NO_COLOR is set, never\n"
 	  "wider than N columns (default: the terminal's width, or 80). Quiz answers\n"
-	  "stay hidden. LESSON may also be an exercise id, for its statement.\n",
+	  "stay hidden. LESSON may also be an exercise id, for its statement, or\n"
+	  "the path of any Markdown file (with --plain).\n",
 	  cli_read },
 	{ "list", "[lessons|reading|exercises] [--json]",
 	  "list lessons, reading items or exercises with their status",
@@ -27,6 +28,37 @@ const struct cli_verb cli_verbs[] = {
 	{ "mark", "ITEM (done|reading|unread)", "set a reading item's status",
 	  "ITEM is a reading item id, as shown by 'cudalab list reading'.\n", cli_mark },
 	{ "progress", "[--json]", "how far you are: lessons, reading, exercises", "", cli_progress },
+	{ "check", "EX [--backend B] [--file F] [--timeout S] [--seed N] [--json]",
+	  "build your solution of an exercise and check it",
+	  "Builds the exercise's harness with your copy (made from the starter on\n"
+	  "first use; its path is printed then), runs it, and prints the verdict:\n"
+	  "pass, wrong, compile_error, runtime_error or timeout. Exit 0 on a pass.\n"
+	  "  --backend B  auto (a usable GPU, else simt), gpu or simt\n"
+	  "  --file F     check F instead of your copy\n"
+	  "  --timeout S  stop the program after S seconds (default 10, simt 60)\n"
+	  "  --seed N     the seed for the harness's inputs\n"
+	  "  --json       the harness's result with compile_log, stdout, stderr\n",
+	  cli_check },
+	{ "bench", "EX [--backend B] [--file F] [--timeout S] [--json]",
+	  "check an exercise, then time it",
+	  "Like check, then the harness's timing: median, min, noise and the share\n"
+	  "of the device's peak. On simt the time is emulation time, not GPU time,\n"
+	  "and the counters are shown instead. Default timeout 60 s (simt 180).\n",
+	  cli_bench },
+	{ "hint", "EX", "the next hint for an exercise", "Each hint is shown once, in order.\n",
+	  cli_hint },
+	{ "solution", "EX [--force]", "the reference solution, once you have passed",
+	  "--force shows it before a pass.\n", cli_solution },
+	{ "reset", "EX", "put the starter back in your copy (the old one is kept as .bak)", "",
+	  cli_reset },
+	{ "watch", "EX [--backend B] [--file F] [--timeout S]",
+	  "check again every time you save", "Ctrl-C stops watching.\n", cli_watch },
+	{ "run", "[--backend B] [--timeout S] [--counters FILE] [-I DIR] [-D X] FILE... [-- ARGS]",
+	  "compile and run any CUDA program (.cu, .cpp, .c)",
+	  "Runs the program on this terminal with ARGS and exits with its code:\n"
+	  "124 after --timeout, 125 when it does not compile, 128+N when it died of\n"
+	  "signal N. On simt, --counters FILE writes the counters JSON there.\n",
+	  cli_run },
 	{ "validate", "", "check all content; prints file:line:col errors, exit 1 if any",
 	  "Checks every lesson and exercise: YAML, required fields, unique ids and\n"
 	  "orders, kinds, URLs, and lesson/exercise references.\n", cli_validate },

@@ -20,6 +20,7 @@ int cli_tui_at(struct cli *c, const char *start)
 	cfg.cat = cat;
 	cfg.st = cli_store(c);
 	cfg.content_dir = c->content;
+	cfg.home = c->home;
 	cfg.start = start;
 	if (cat->n_diags)
 		warning = xasprintf("%zu content problem%s: what loaded is shown "

@@ -1,7 +1,9 @@
 /* probe.c — finding nvcc, a GPU and the simt library. */
-#include "cudalab/run.h"
+#include "internal.h"
 
+#include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,13 +38,22 @@ static char *find_in_path(const char *name)
 	return NULL;
 }
 
-/* nvcc from PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin. */
-static char *find_nvcc(void)
+/* $CUDALAB_NVCC alone when set; else nvcc from PATH, then $CUDA_HOME/bin,
+ * then /usr/local/cuda/bin.  Sets *why when none is found. */
+static char *find_nvcc(char **why)
 {
-	char *p = find_in_path("nvcc");
+	const char *want = getenv("CUDALAB_NVCC");
 	const char *home = getenv("CUDA_HOME");
+	char *p;
 
-	if (p)
+	if (want && *want) {
+		p = strchr(want, '/') ? (is_exec(want) ? xstrdup(want) : NULL) : find_in_path(want);
+		if (!p)
+			*why = xasprintf("nvcc not found: CUDALAB_NVCC=%s is not %s", want,
+					 strchr(want, '/') ? "an executable file" : "in PATH");
+		return p;
+	}
+	if ((p = find_in_path("nvcc")))
 		return p;
 	if (home && *home) {
 		p = xasprintf("%s/bin/nvcc", home);
@@ -50,7 +61,11 @@ static char *find_nvcc(void)
 			return p;
 		free(p);
 	}
-	return is_exec("/usr/local/cuda/bin/nvcc") ? xstrdup("/usr/local/cuda/bin/nvcc") : NULL;
+	if (is_exec("/usr/local/cuda/bin/nvcc"))
+		return xstrdup("/usr/local/cuda/bin/nvcc");
+	*why = xstrdup("nvcc not found in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin: "
+		       "install the CUDA toolkit, or name it in CUDALAB_NVCC");
+	return NULL;
 }
 
 /* "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0, V13.0.88". */
@@ -72,10 +87,52 @@ done:
 	return v;
 }
 
+/* "9.0" -> "sm_90"; NULL when cc is not a compute capability. */
+static char *arch_of_cc(const char *cc)
+{
+	int major, minor, used = 0;
+
+	while (isspace((unsigned char)*cc))
+		cc++;
+	if (sscanf(cc, "%d.%d%n", &major, &minor, &used) != 2 || major <= 0 || minor < 0 ||
+	    minor > 9)
+		return NULL;
+	while (isspace((unsigned char)cc[used]))
+		used++;
+	return cc[used] ? NULL : xasprintf("sm_%d%d", major, minor);
+}
+
+/* Asks nvidia-smi for the first GPU's name and compute capability; older
+ * drivers know no compute_cap field, so the name alone is asked next. */
+static void ask_smi(struct run_probe *p, char *smi)
+{
+	char *both[] = { smi, "--query-gpu=name,compute_cap", "--format=csv,noheader", NULL };
+	char *name[] = { smi, "--query-gpu=name", "--format=csv,noheader", NULL };
+	char *out = NULL, *comma;
+
+	if (run_capture(both, &out, 65536) != 0 || !out || !*out) {
+		free(out);
+		out = NULL;
+		if (run_capture(name, &out, 65536) != 0 || !out || !*out) {
+			p->why = xstrdup("nvidia-smi found no usable GPU (driver not loaded?)");
+			free(out);
+			return;
+		}
+	}
+	out[strcspn(out, "\n")] = '\0';
+	comma = strrchr(out, ',');
+	if (comma && (p->gpu_arch = arch_of_cc(comma + 1)))
+		*comma = '\0';
+	p->gpu = 1;
+	p->gpu_name = xstrdup(out);
+	p->why = xasprintf("nvidia-smi lists %s", out);
+	free(out);
+}
+
 static void probe_gpu(struct run_probe *p)
 {
 	struct stat sb;
-	char *smi, *out = NULL;
+	char *smi;
 
 	if (stat("/dev/nvidiactl", &sb) != 0 || stat("/dev/nvidia0", &sb) != 0) {
 		p->why = xstrdup("no NVIDIA device (/dev/nvidia0 is absent)");
@@ -83,17 +140,7 @@ static void probe_gpu(struct run_probe *p)
 	}
 	smi = find_in_path("nvidia-smi");
 	if (smi) {
-		char *argv[] = { smi, "--query-gpu=name", "--format=csv,noheader", NULL };
-
-		if (run_capture(argv, &out, 65536) == 0 && out && *out) {
-			out[strcspn(out, "\n")] = '\0';
-			p->gpu = 1;
-			p->gpu_name = xstrdup(out);
-			p->why = xasprintf("nvidia-smi lists %s", out);
-		} else {
-			p->why = xstrdup("nvidia-smi found no usable GPU (driver not loaded?)");
-		}
-		free(out);
+		ask_smi(p, smi);
 		free(smi);
 		return;
 	}
@@ -101,12 +148,35 @@ static void probe_gpu(struct run_probe *p)
 	p->why = xstrdup("/dev/nvidia0 is present (nvidia-smi not found to name it)");
 }
 
-/* Beside the running binary (a build directory) or in the data directory. */
+/* CUDALAB_GPU: 0 (none), 1 (one, unprobed) or a compute capability.
+ * Returns 1 when it decided. */
+static int gpu_from_env(struct run_probe *p)
+{
+	const char *v = getenv("CUDALAB_GPU");
+
+	if (!v || !*v)
+		return 0;
+	if (strcmp(v, "0") == 0) {
+		p->why = xstrdup("CUDALAB_GPU=0: the GPU is not used");
+		return 1;
+	}
+	p->gpu = 1;
+	p->gpu_arch = strcmp(v, "1") == 0 ? NULL : arch_of_cc(v);
+	p->why = xasprintf("CUDALAB_GPU=%s: a usable GPU is assumed", v);
+	return 1;
+}
+
+/* $CUDALAB_SIMT_LIB, beside the running binary (a build directory), or in
+ * the data directory. */
 static char *find_simt(void)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	const char *want = getenv("CUDALAB_SIMT_LIB");
 	char *slash, *cand;
+
+	if (want && *want)
+		return access(want, R_OK) == 0 ? xstrdup(want) : NULL;
 
 	if (n > 0) {
 		exe[n] = '\0';
@@ -126,24 +196,130 @@ static char *find_simt(void)
 	return NULL;
 }
 
+static void probe_tools(struct run_probe *p)
+{
+	p->nvcc = find_nvcc(&p->nvcc_why);
+	if (p->nvcc)
+		p->nvcc_version = nvcc_version(p->nvcc);
+	p->simt_lib = find_simt();
+}
+
 void run_probe(struct run_probe *p)
 {
 	memset(p, 0, sizeof *p);
-	p->nvcc = find_nvcc();
-	if (p->nvcc)
-		p->nvcc_version = nvcc_version(p->nvcc);
-	probe_gpu(p);
-	p->simt_lib = find_simt();
+	probe_tools(p);
+	if (!gpu_from_env(p))
+		probe_gpu(p);
+}
+
+/* The boot this machine is in: a GPU found (or not) stays so until the
+ * next one.  NULL when unknown. */
+static char *boot_id(void)
+{
+	char *id = run_read_text("/proc/sys/kernel/random/boot_id", NULL);
+
+	if (id)
+		id[strcspn(id, "\n")] = '\0';
+	if (id && !*id) {
+		free(id);
+		id = NULL;
+	}
+	return id;
+}
+
+/* Lines: boot id, gpu flag, name, arch, why ("-" for none). */
+static int load_gpu_cache(struct run_probe *p, const char *file, const char *boot)
+{
+	char *text = run_read_text(file, NULL), *line[5], *s = text;
+	int ok = 0;
+
+	for (int i = 0; s && i < 5; i++) {
+		line[i] = s;
+		s = strchr(s, '\n');
+		if (s)
+			*s++ = '\0';
+		else if (i < 4)
+			goto done;
+	}
+	if (!s || strcmp(line[0], boot) != 0 || (strcmp(line[1], "0") && strcmp(line[1], "1")))
+		goto done;
+	p->gpu = line[1][0] == '1';
+	p->gpu_name = strcmp(line[2], "-") ? xstrdup(line[2]) : NULL;
+	p->gpu_arch = strcmp(line[3], "-") ? xstrdup(line[3]) : NULL;
+	p->why = xstrdup(line[4]);
+	ok = 1;
+done:
+	free(text);
+	return ok;
+}
+
+static void save_gpu_cache(const struct run_probe *p, const char *dir, const char *file,
+			   const char *boot)
+{
+	char *tmp = xasprintf("%s.%ld", file, (long)getpid());
+	FILE *f;
+
+	if (mkdir_p(dir, 0700) != 0 || !(f = fopen(tmp, "w"))) {
+		free(tmp);
+		return;
+	}
+	fprintf(f, "%s\n%d\n%s\n%s\n%s\n", boot, p->gpu, p->gpu_name ? p->gpu_name : "-",
+		p->gpu_arch ? p->gpu_arch : "-", p->why ? p->why : "-");
+	if (fclose(f) != 0 || rename(tmp, file) != 0)
+		unlink(tmp);
+	free(tmp);
+}
+
+void run_probe_cached(struct run_probe *p, const char *cache_dir)
+{
+	struct stat sb;
+	char *boot, *file;
+
+	memset(p, 0, sizeof *p);
+	probe_tools(p);
+	if (gpu_from_env(p))
+		return;
+	/* Only nvidia-smi is slow; without a device there is nothing to ask. */
+	boot = stat("/dev/nvidia0", &sb) == 0 ? boot_id() : NULL;
+	if (!boot) {
+		probe_gpu(p);
+		return;
+	}
+	file = path_join(cache_dir, "gpu-probe");
+	if (!load_gpu_cache(p, file, boot)) {
+		probe_gpu(p);
+		save_gpu_cache(p, cache_dir, file, boot);
+	}
+	free(file);
+	free(boot);
 }
 
 void run_probe_free(struct run_probe *p)
 {
 	free(p->nvcc);
+	free(p->nvcc_why);
 	free(p->nvcc_version);
 	free(p->gpu_name);
+	free(p->gpu_arch);
 	free(p->why);
 	free(p->simt_lib);
 	memset(p, 0, sizeof *p);
+}
+
+int run_backend_ready(const struct run_probe *p, enum run_backend b, char **why)
+{
+	*why = NULL;
+	if (!p->nvcc)
+		*why = xstrdup(p->nvcc_why ? p->nvcc_why : "nvcc not found");
+	else if (b == BACKEND_GPU && !p->gpu)
+		*why = xasprintf("the gpu backend needs a usable GPU: %s; use --backend simt "
+				 "(or auto)", p->why ? p->why : "none was found");
+	else if (b == BACKEND_SIMT && !p->simt_lib)
+		*why = xasprintf("the simt backend needs libcudalab-simt.a, found neither "
+				 "beside the cudalab binary nor in %s (run 'make', or set "
+				 "CUDALAB_SIMT_LIB)",
+				 CUDALAB_DATADIR);
+	return *why ? -1 : 0;
 }
 
 enum run_backend run_backend_choose(const struct run_probe *p, enum run_backend wanted)

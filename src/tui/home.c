@@ -432,9 +432,7 @@ static int activate(struct tui *t, struct home *h, int ch)
 	case ROW_EXERCISE:
 		if (ch == ' ')
 			return TUI_NONE;
-		arg = xasprintf("exercise:%s", cat->exercises[r->index].id);
-		tui_go(t, &reader_screen, arg);
-		free(arg);
+		tui_go(t, &exercise_screen, cat->exercises[r->index].id);
 		return TUI_NAVIGATE;
 	case ROW_ITEM:
 		cycle_item(t, &cat->lessons[r->lesson].reading[r->index]);

@@ -41,6 +41,7 @@ static const char *const help_lines[] = {
 	"Tab / Shift-Tab         next / previous link;  Enter follows it",
 	"1-9                     answer the quiz on screen",
 	"r                       this lesson's reading items (Space cycles status, o opens)",
+	"x                       this lesson's exercises",
 	"Left / Right, h / l     back / forward through what you opened",
 	"?                       this help",
 	"q                       back to where you came from",
@@ -397,8 +398,9 @@ static void status_hint(struct tui *t, const struct reader *r)
 		snprintf(hint, sizeof hint, "quiz: press 1-%d to answer  ?: keys",
 			 doc_quiz_get(r->doc, q)->nchoices);
 	else
-		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %sq: back  ?: keys",
-			 r->lesson && r->lesson->n_reading ? "r: reading  " : "");
+		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
+			 r->lesson && r->lesson->n_reading ? "r: reading  " : "",
+			 r->lesson && r->lesson->n_exercises ? "x: exercises  " : "");
 	tui_status(t, hint);
 }
 
@@ -546,8 +548,12 @@ static int follow_link(struct tui *t, struct reader *r)
 	if (r->focus < 0)
 		return TUI_NONE;
 	target = doc_link_target(r->doc, r->lay->refs[r->focus].link);
-	if (str_starts(target, "lesson:") || str_starts(target, "exercise:")) {
+	if (str_starts(target, "lesson:")) {
 		tui_go(t, &reader_screen, target);
+		return TUI_NAVIGATE;
+	}
+	if (str_starts(target, "exercise:")) {
+		tui_go(t, &exercise_screen, target + strlen("exercise:"));
 		return TUI_NAVIGATE;
 	}
 	if (tui_open_url(t, target) != 0)
@@ -738,6 +744,46 @@ static void reading_items(struct tui *t, struct reader *r)
 	}
 }
 
+static void exercise_row(struct tui *t, void *ud, int i, int y, int selected)
+{
+	const struct reader *r = ud;
+	const struct exercise *e = catalog_exercise(t->cfg->cat, r->lesson->exercises[i]);
+	struct exercise_state es = { EX_NEW, -1, 0, 0 };
+
+	if (e && t->cfg->st)
+		store_exercise_get(t->cfg->st, e->id, &es);
+	if (selected)
+		term_fill_line(y, UI_SELECTED);
+	attron(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
+	term_put(y, 2, es.status == EX_PASSED ? term_glyph(GLYPH_CHECK) : " ", 1);
+	attroff(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
+	attron(term_attr(selected ? UI_SELECTED : UI_TEXT));
+	term_put(y, 4, e ? e->title : r->lesson->exercises[i], t->cols - 5);
+	attroff(term_attr(selected ? UI_SELECTED : UI_TEXT));
+}
+
+/* The lesson's exercises; Enter opens one. */
+static int exercises(struct tui *t, struct reader *r)
+{
+	struct picker p = { "Exercises for this lesson", 0, 0, 0, exercise_row, r };
+	int ch;
+
+	if (!r->lesson || r->lesson->n_exercises == 0) {
+		tui_flash(t, "no exercises for this lesson");
+		return TUI_REDRAW;
+	}
+	p.n = (int)r->lesson->n_exercises;
+	ch = picker_run(t, &p, "Enter: open  Esc: close", "");
+	if (ch != '\n' && ch != '\r' && ch != KEY_ENTER)
+		return TUI_REDRAW;
+	if (!catalog_exercise(t->cfg->cat, r->lesson->exercises[p.sel])) {
+		tui_flash(t, "exercise '%s' is not in the content", r->lesson->exercises[p.sel]);
+		return TUI_REDRAW;
+	}
+	tui_go(t, &exercise_screen, r->lesson->exercises[p.sel]);
+	return TUI_NAVIGATE;
+}
+
 static int reader_key(struct tui *t, void *state, int ch)
 {
 	struct reader *r = state;
@@ -814,6 +860,8 @@ static int reader_key(struct tui *t, void *state, int ch)
 	case 'r':
 		reading_items(t, r);
 		break;
+	case 'x':
+		return exercises(t, r);
 	case '?':
 		tui_help(t, "Reader: keys", help_lines);
 		break;

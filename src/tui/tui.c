@@ -207,7 +207,10 @@ int tui_main(const struct tui_config *cfg)
 	if (cfg->warning)
 		tui_flash(&t, "%s", cfg->warning);
 	history_push(&h, (struct location){ &home_screen, NULL });
-	if (cfg->start)
+	if (cfg->start && str_starts(cfg->start, "exercise:"))
+		history_push(&h, (struct location){ &exercise_screen,
+						    xstrdup(cfg->start + strlen("exercise:")) });
+	else if (cfg->start)
 		history_push(&h, (struct location){ &reader_screen, xstrdup(cfg->start) });
 	state = open_current(&t, &h);
 	cur = h.loc[h.at].screen;

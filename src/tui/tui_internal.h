@@ -71,6 +71,7 @@ struct screen {
 
 extern const struct screen home_screen;
 extern const struct screen reader_screen;
+extern const struct screen exercise_screen;
 
 /* A place in the lab: a screen and its argument. */
 struct location {

@@ -154,6 +154,7 @@ char *read_file(const char *path, size_t *len)
 		return NULL;
 	sb_init(&sb);
 	sb_reserve(&sb, 0);
+	sb.s[0] = '\0';
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
 		sb_append(&sb, chunk, n);
 	if (ferror(f)) {

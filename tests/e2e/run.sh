@@ -17,7 +17,7 @@ fail=0
 failed=""
 
 # --- helpers available to the tests -------------------------------------
-# start [ARGS...]: runs cudalab in an 80x24 tmux pane
+# start [ARGS...]: runs cudalab in an 80x24 tmux pane (EXTRA_ENV: more NAME=VALUE)
 # Each start gets a fresh tmux server: reusing a socket races with the old
 # server's exit.
 start() {
@@ -25,7 +25,7 @@ start() {
 	_starts=$((_starts + 1))
 	SOCK="$SOCK_BASE-$_starts"
 	tmux -L "$SOCK" -f /dev/null new-session -d -x "${COLS:-80}" -y "${ROWS:-24}" \
-		"env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 CUDALAB_HOME='$HOME_DIR' \
+		"env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 CUDALAB_HOME='$HOME_DIR' ${EXTRA_ENV:-} \
 		 CUDALAB_CONTENT='${CONTENT:-$SRC}' $BIN $*; echo EXITED-\$?; sleep 30"
 	tmux -L "$SOCK" set-option -g status off >/dev/null
 }

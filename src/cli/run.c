@@ -1,0 +1,193 @@
+/* run.c — `cudalab run [OPTIONS] FILE... [-- ARGS]`: compile any CUDA
+ * program for the chosen backend and run it on this terminal, exiting
+ * with its code (124 timeout, 125 compile error, 128+N signal N). */
+#include "cudalab/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXIT_TIMEOUT 124
+#define EXIT_COMPILE 125
+
+struct run_args {
+	const char **sources, **includes, **defines;
+	size_t n_sources, n_includes, n_defines;
+	char **args; /* after "--" */
+	int n_args;
+	enum run_backend backend;
+	double timeout_s;
+	const char *counters;
+};
+
+static void args_free(struct run_args *a)
+{
+	free(a->sources);
+	free(a->includes);
+	free(a->defines);
+}
+
+static void add(const char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = s;
+}
+
+static int is_source(const char *f)
+{
+	return str_ends(f, ".cu") || str_ends(f, ".cpp") || str_ends(f, ".c");
+}
+
+/* "-I DIR" or "-IDIR" (and -D alike); returns 1 when argv[*i] was flag. */
+static int short_value(const char *flag, int argc, char **argv, int *i, const char **value)
+{
+	if (strncmp(argv[*i], flag, 2) != 0)
+		return 0;
+	if (argv[*i][2]) {
+		*value = argv[*i] + 2;
+		return 1;
+	}
+	*value = *i + 1 < argc ? argv[++*i] : NULL;
+	return 1;
+}
+
+static int long_value(const char *opt, int argc, char **argv, int *i, const char **value)
+{
+	size_t n = strlen(opt);
+
+	if (strncmp(argv[*i], opt, n) != 0 || (argv[*i][n] && argv[*i][n] != '='))
+		return 0;
+	*value = argv[*i][n] == '=' ? argv[*i] + n + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+	return 1;
+}
+
+static int parse_one(struct cli *c, int argc, char **argv, int *i, struct run_args *a)
+{
+	const char *v = NULL;
+	char *end;
+
+	if (long_value("--backend", argc, argv, i, &v)) {
+		if (!v || run_backend_parse(v, &a->backend) != 0)
+			return cli_usage_error(c, "run: --backend needs auto, gpu or simt");
+	} else if (long_value("--timeout", argc, argv, i, &v)) {
+		a->timeout_s = v ? strtod(v, &end) : 0;
+		if (!v || !*v || *end || !(a->timeout_s > 0) || !isfinite(a->timeout_s))
+			return cli_usage_error(c, "run: --timeout needs a number of seconds > 0");
+	} else if (long_value("--counters", argc, argv, i, &v)) {
+		if (!v || !*v)
+			return cli_usage_error(c, "run: --counters needs a file");
+		a->counters = v;
+	} else if (short_value("-I", argc, argv, i, &v)) {
+		if (!v || !*v)
+			return cli_usage_error(c, "run: -I needs a directory");
+		add(&a->includes, &a->n_includes, v);
+	} else if (short_value("-D", argc, argv, i, &v)) {
+		if (!v || !*v)
+			return cli_usage_error(c, "run: -D needs a macro");
+		add(&a->defines, &a->n_defines, v);
+	} else if (argv[*i][0] == '-') {
+		return cli_usage_error(c, "run: unknown option '%s'", argv[*i]);
+	} else if (!is_source(argv[*i])) {
+		return cli_usage_error(c, "run: %s: not a .cu, .cpp or .c file", argv[*i]);
+	} else if (access(argv[*i], R_OK) != 0) {
+		return cli_usage_error(c, "run: %s: %s", argv[*i], strerror(errno));
+	} else {
+		add(&a->sources, &a->n_sources, argv[*i]);
+	}
+	return 0;
+}
+
+static int parse(struct cli *c, int argc, char **argv, struct run_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->backend = BACKEND_AUTO;
+	for (int i = 1; i < argc; i++) {
+		int rc;
+
+		if (strcmp(argv[i], "--") == 0) {
+			a->args = argv + i + 1;
+			a->n_args = argc - i - 1;
+			break;
+		}
+		if ((rc = parse_one(c, argc, argv, &i, a)) != 0)
+			return rc;
+	}
+	if (!a->n_sources)
+		return cli_usage_error(c, "run: no source file (.cu, .cpp or .c)");
+	return 0;
+}
+
+/* The program's argv[0]: the first source's name without its suffix. */
+static char *program_name(const char *source)
+{
+	const char *slash = strrchr(source, '/'), *base = slash ? slash + 1 : source;
+	const char *dot = strrchr(base, '.');
+
+	return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
+static int build_and_run(struct cli *c, struct run_args *a, const struct run_probe *probe,
+			 enum run_backend b)
+{
+	struct run_program p = { a->sources, a->n_sources, a->includes, a->n_includes,
+				 a->defines, a->n_defines, b };
+	char *exe = NULL, *log = NULL, **argv;
+	int rc = run_program_build(&p, probe, &exe, &log);
+
+	if (rc < 0) {
+		rc = cli_error(c, "run: %s", log);
+		free(log);
+		return rc;
+	}
+	fputs(log, stderr);
+	free(log);
+	if (rc > 0)
+		return EXIT_COMPILE;
+	argv = xcalloc((size_t)a->n_args + 2, sizeof *argv);
+	argv[0] = program_name(a->sources[0]);
+	for (int i = 0; i < a->n_args; i++)
+		argv[i + 1] = a->args[i];
+	fflush(stdout);
+	fflush(stderr);
+	rc = run_program_exec(exe, argv, a->timeout_s, b == BACKEND_SIMT ? a->counters : NULL);
+	if (rc < 0)
+		rc = cli_error(c, "run: cannot start the program: %s", strerror(errno));
+	else if (rc == EXIT_TIMEOUT)
+		fprintf(stderr, "%s: run: stopped after %g s (--timeout)\n", c->prog, a->timeout_s);
+	free(argv[0]);
+	free(argv);
+	run_program_clean(exe);
+	return rc;
+}
+
+int cli_run(struct cli *c, int argc, char **argv)
+{
+	struct run_args a;
+	struct run_probe probe;
+	enum run_backend b;
+	char *cache, *why = NULL;
+	int rc;
+
+	if ((rc = parse(c, argc, argv, &a)) != 0) {
+		args_free(&a);
+		return rc;
+	}
+	cache = path_join(c->home, "cache");
+	run_probe_cached(&probe, cache);
+	b = run_backend_choose(&probe, a.backend);
+	if (run_backend_ready(&probe, b, &why) != 0) {
+		rc = cli_error(c, "run: %s", why);
+	} else {
+		if (a.counters && b != BACKEND_SIMT)
+			cli_warn(c, "run: --counters is for the simt backend; the gpu backend "
+				    "writes none");
+		rc = build_and_run(c, &a, &probe, b);
+	}
+	free(why);
+	free(cache);
+	run_probe_free(&probe);
+	args_free(&a);
+	return rc;
+}

@@ -1,0 +1,309 @@
+/* exercise.c — checking and timing an exercise: choose the backend, build
+ * through the cache, run the harness under limits, record the attempt;
+ * and the learner's copy of the starter. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cudalab/content.h"
+#include "cudalab/store.h"
+#include "cudalab/util.h"
+
+#define OUTPUT_CAP (1u << 20)
+
+const char *run_mode_name(enum run_mode m)
+{
+	return m == RUN_BENCH ? "bench" : "check";
+}
+
+const char *run_status_name(enum run_status s)
+{
+	static const char *const names[] = {
+		[RUN_PASS] = "pass",
+		[RUN_WRONG] = "wrong",
+		[RUN_COMPILE_ERROR] = "compile_error",
+		[RUN_RUNTIME_ERROR] = "runtime_error",
+		[RUN_TIMEOUT] = "timeout",
+	};
+
+	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "runtime_error";
+}
+
+/* Emulation is far slower than a GPU, so simt gets more time. */
+double run_default_timeout(enum run_mode m, enum run_backend b)
+{
+	if (b == BACKEND_SIMT)
+		return m == RUN_BENCH ? 180 : 60;
+	return m == RUN_BENCH ? 60 : 10;
+}
+
+static void result_init(struct run_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->exit_code = -1;
+	res->timing.median_ms = res->timing.min_ms = res->timing.mean_ms = NAN;
+	res->timing.stdev_ms = res->timing.noise_pct = NAN;
+	res->derived.gbps = res->derived.pct_peak_bw = NAN;
+	res->derived.tflops = res->derived.peak_gbps = NAN;
+}
+
+void run_result_free(struct run_result *res)
+{
+	free(res->summary);
+	free(res->source_hash);
+	free(res->device);
+	for (size_t i = 0; i < res->n_cases; i++) {
+		free(res->cases[i].name);
+		free(res->cases[i].status);
+	}
+	free(res->cases);
+	free(res->mismatch.case_name);
+	free(res->mismatch.expected);
+	free(res->mismatch.got);
+	free(res->mismatch.note);
+	run_compile_errors_free(res->errors, res->n_errors);
+	free(res->compile_log);
+	free(res->out);
+	free(res->err);
+	free(res->json);
+	free(res->error);
+	free(res->not_recorded);
+	result_init(res);
+}
+
+/* Records the attempt; a failure is only worth a warning on stderr, the
+ * verdict stands.  The median is kept only for GPU runs: emulation time
+ * is no best time. */
+static void record(const struct run_request *req, struct run_result *res)
+{
+	struct attempt a;
+
+	if (!req->st)
+		return;
+	memset(&a, 0, sizeof a);
+	a.exercise = req->ex->id;
+	a.mode = (char *)run_mode_name(req->mode);
+	a.backend = (char *)run_backend_name(res->backend);
+	a.status = (char *)run_status_name(res->status);
+	a.source_hash = res->source_hash;
+	a.median_ms = res->backend == BACKEND_GPU && !isnan(res->timing.median_ms)
+			      ? res->timing.median_ms
+			      : -1;
+	a.result_json = res->json;
+	if (store_attempt_add(req->st, &a) != 0)
+		res->not_recorded = xstrdup(store_errmsg(req->st));
+}
+
+/* A file for simt's counters, which it writes when the program exits. */
+static char *counters_file(const char *cache)
+{
+	char *path = xasprintf("%s/counters-XXXXXX", cache);
+	int fd = mkstemp(path);
+
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
+static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
+		       const char *cache)
+{
+	char seed[32], *counters = NULL, *counters_env = NULL;
+	char *argv[] = { (char *)prog, "--mode", (char *)run_mode_name(req->mode), NULL, NULL,
+			 NULL };
+	const char *env[2] = { NULL, NULL };
+	struct run_child c;
+	int rc = 0;
+
+	if (req->seed >= 0) {
+		snprintf(seed, sizeof seed, "%ld", req->seed);
+		argv[3] = "--seed";
+		argv[4] = seed;
+	}
+	if (res->backend == BACKEND_SIMT && (counters = counters_file(cache))) {
+		counters_env = xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters);
+		env[0] = counters_env;
+	}
+	memset(&c, 0, sizeof c);
+	c.argv = argv;
+	c.env = env;
+	c.timeout_s = res->timeout_s;
+	c.cap = OUTPUT_CAP;
+	c.want_result = 1;
+	c.cancel = req->cancel;
+	run_phase(req, req->mode == RUN_BENCH ? "timing" : "running");
+	if (run_child_exec(&c) != 0) {
+		res->error = xasprintf("cannot run %s: %s", prog, strerror(errno));
+		rc = -1;
+	} else if (c.cancelled) {
+		res->error = xstrdup("stopped before the program finished");
+		rc = -1;
+	} else {
+		run_interpret(req, res, &c, counters);
+	}
+	if (counters)
+		unlink(counters);
+	run_child_free(&c);
+	free(counters);
+	free(counters_env);
+	return rc;
+}
+
+/* Resolves the backend and checks that it can work here. */
+static int choose_backend(const struct run_request *req, struct run_result *res,
+			  struct run_probe *probe, const char *cache)
+{
+	run_probe_cached(probe, cache);
+	res->backend = run_backend_choose(probe, req->backend);
+	return run_backend_ready(probe, res->backend, &res->error);
+}
+
+int run_exercise(const struct run_request *req, struct run_result *res)
+{
+	struct run_probe probe;
+	struct run_build b;
+	char *cache = path_join(req->home, "cache"), *harness = NULL;
+	int rc = -1;
+
+	result_init(res);
+	memset(&b, 0, sizeof b);
+	if (choose_backend(req, res, &probe, cache) != 0)
+		goto done;
+	res->timeout_s = req->timeout_s > 0 ? req->timeout_s
+					    : run_default_timeout(req->mode, res->backend);
+	harness = path_join(req->ex->dir, "harness.cu");
+	b.probe = &probe;
+	b.backend = res->backend;
+	b.cache = cache;
+	b.harness = harness;
+	b.source = req->source;
+	b.ex_dir = req->ex->dir;
+	b.include = run_find_include(req->content);
+	b.req = req;
+	if (run_build_exercise(&b) != 0) {
+		res->error = b.error;
+		b.error = NULL;
+		goto done;
+	}
+	res->cached = b.cached;
+	res->compile_s = b.seconds;
+	res->source_hash = b.source_hash;
+	res->compile_log = b.log;
+	b.source_hash = b.log = NULL;
+	if (b.failed) {
+		res->n_errors = run_log_errors(res->compile_log, &res->errors);
+		run_interpret_compile(req, res);
+	} else if (run_harness(req, res, b.prog, cache) != 0) {
+		goto done;
+	}
+	record(req, res);
+	rc = 0;
+done:
+	free((char *)b.include);
+	run_build_free(&b);
+	run_probe_free(&probe);
+	free(harness);
+	free(cache);
+	return rc;
+}
+
+/* Copies src to dst (created 0644, or replaced) through a temporary file
+ * renamed into place. */
+static int copy_file(const char *src, const char *dst)
+{
+	size_t len;
+	char *text = read_file(src, &len), *tmp;
+	FILE *f;
+	int ok, err;
+
+	if (!text)
+		return -1;
+	tmp = xasprintf("%s.tmp-%ld", dst, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		err = errno;
+		free(text);
+		free(tmp);
+		errno = err;
+		return -1;
+	}
+	ok = fwrite(text, 1, len, f) == len;
+	ok = fclose(f) == 0 && ok;
+	ok = ok && rename(tmp, dst) == 0;
+	err = errno;
+	if (!ok)
+		unlink(tmp);
+	free(text);
+	free(tmp);
+	errno = err;
+	return ok ? 0 : -1;
+}
+
+static char *work_path(const char *home, const struct exercise *ex, char **dir)
+{
+	*dir = xasprintf("%s/work/%s", home, ex->id);
+	return path_join(*dir, "kernel.cu");
+}
+
+int run_work_copy(const char *home, const struct exercise *ex, char **path, int *created)
+{
+	char *dir, *starter;
+	int rc = 0;
+
+	*created = 0;
+	*path = work_path(home, ex, &dir);
+	if (access(*path, F_OK) == 0)
+		goto done;
+	starter = path_join(ex->dir, "kernel.cu");
+	rc = mkdir_p(dir, 0700) == 0 ? copy_file(starter, *path) : -1;
+	free(starter);
+	*created = rc == 0;
+done:
+	free(dir);
+	if (rc != 0) {
+		int err = errno;
+
+		free(*path);
+		*path = NULL;
+		errno = err;
+	}
+	return rc;
+}
+
+int run_work_reset(const char *home, const struct exercise *ex, char **path, char **bak)
+{
+	char *dir, *starter = path_join(ex->dir, "kernel.cu");
+	int rc = -1, err;
+
+	*bak = NULL;
+	*path = work_path(home, ex, &dir);
+	if (access(starter, R_OK) != 0 || mkdir_p(dir, 0700) != 0)
+		goto done;
+	if (access(*path, F_OK) == 0) {
+		*bak = xasprintf("%s.bak", *path);
+		if (copy_file(*path, *bak) != 0)
+			goto done;
+	}
+	rc = copy_file(starter, *path);
+done:
+	err = errno;
+	if (rc != 0) {
+		free(*path);
+		free(*bak);
+		*path = *bak = NULL;
+	}
+	free(dir);
+	free(starter);
+	errno = err;
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* insight.c — reading simt's counters the way a profiler's expert would:
+ * coalescing, bank conflicts, divergence, local memory, atomics and the
+ * kernel's arithmetic intensity, each as one line that says what it means. */
+#include "cudalab/run.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab/util.h"
+
+/* H100 SXM, dense: 67 TFLOP/s FP32 over 3.35 TB/s. */
+#define RIDGE_FP32 20.0
+
+static double count(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static void add(char ***lines, size_t *n, char *line)
+{
+	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
+	(*lines)[(*n)++] = line;
+}
+
+static void lanes(const cJSON *t, char ***l, size_t *n)
+{
+	double ti = count(t, "thread_instructions"), wi = count(t, "warp_instructions");
+	double active = wi > 0 ? ti / wi : 0;
+
+	if (wi <= 0)
+		return;
+	add(l, n, xasprintf("%.1f of 32 lanes active per warp instruction%s", active,
+			    active < 24 ? ": warps run partly empty (divergence, a block size that "
+					  "is not a multiple of 32, or many lanes past the end)"
+					: ""));
+}
+
+static void coalescing(const cJSON *t, const char *what, const char *req, const char *sec,
+		       char ***l, size_t *n)
+{
+	double r = count(t, req), s = count(t, sec), per = r > 0 ? s / r : 0;
+
+	if (r <= 0)
+		return;
+	if (per > 8.5 && per < 15.5)
+		add(l, n, xasprintf("global %s: %.1f sectors per warp request (4 is a full warp "
+				    "reading 4 bytes each, contiguously): partly scattered, check how "
+				    "the address depends on threadIdx.x", what, per));
+	else if (per >= 15.5 && per < 16.5)
+		add(l, n, xasprintf("global %s: 16 sectors per warp request: contiguous 16-byte "
+				    "accesses (float4), or 4-byte accesses with a stride of 4", what));
+	else if (per >= 16.5)
+		add(l, n, xasprintf("global %s: %.1f sectors per warp request: uncoalesced, nearly "
+				    "every lane touches its own 32-byte sector; make neighbouring "
+				    "threads touch neighbouring addresses", what, per));
+	else
+		add(l, n, xasprintf("global %s: %.1f sectors per warp request: coalesced", what, per));
+}
+
+static void banks(const cJSON *t, char ***l, size_t *n)
+{
+	double req = count(t, "shared_load_requests") + count(t, "shared_store_requests");
+	double c = count(t, "shared_bank_conflicts");
+
+	if (req <= 0)
+		return;
+	if (c <= 0)
+		add(l, n, xstrdup("shared memory: no bank conflicts"));
+	else
+		add(l, n, xasprintf("shared memory: %.2f extra bank passes per request (%.0f conflicts):"
+				    " pad the tile (e.g. [32][33]) or change the index so a warp's "
+				    "lanes hit 32 different banks", c / req, c));
+}
+
+static void branches(const cJSON *t, char ***l, size_t *n)
+{
+	double b = count(t, "branches"), d = count(t, "divergent_branches");
+
+	if (b <= 0 || d <= 0)
+		return;
+	add(l, n, xasprintf("%.1f%% of branches diverged within a warp (%.0f of %.0f)%s",
+			    100 * d / b, d, b,
+			    d / b > 0.1 ? ": both sides run one after the other; branch on "
+					  "warp-uniform values where you can"
+					: ""));
+}
+
+static void local_and_atomics(const cJSON *t, char ***l, size_t *n)
+{
+	double ld = count(t, "local_loads") + count(t, "local_stores");
+	double at = count(t, "atomics");
+
+	if (ld > 0)
+		add(l, n, xasprintf("local memory: %.0f accesses: an array indexed at run time (or "
+				    "spilled registers) lives in slow per-thread DRAM; index with "
+				    "constants or keep it small", ld));
+	if (at > 0)
+		add(l, n, xasprintf("atomics: %.0f: atomics to one address serialise on a GPU; "
+				    "combine in registers or shared memory first", at));
+}
+
+static void intensity(const cJSON *t, char ***l, size_t *n)
+{
+	double bytes = 32 * (count(t, "global_load_sectors") + count(t, "global_store_sectors"));
+	double flops = count(t, "flops_f32") + count(t, "flops_f64") + count(t, "flops_f16");
+	double ai;
+
+	if (bytes <= 0 || flops <= 0)
+		return;
+	ai = flops / bytes;
+	add(l, n, xasprintf("arithmetic intensity %.2f FLOP per DRAM byte: %s (an H100 SXM "
+			    "needs about %.0f FLOP/byte in FP32 before compute is the limit)",
+			    ai, ai < RIDGE_FP32 ? "memory-bound" : "compute-bound", RIDGE_FP32));
+}
+
+size_t run_insights(const char *result_json, char ***lines)
+{
+	cJSON *j = result_json ? cJSON_Parse(result_json) : NULL;
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "simt"), "total");
+	size_t n = 0;
+
+	*lines = NULL;
+	if (cJSON_IsObject(t)) {
+		lanes(t, lines, &n);
+		coalescing(t, "loads", "global_load_requests", "global_load_sectors", lines, &n);
+		coalescing(t, "stores", "global_store_requests", "global_store_sectors", lines, &n);
+		banks(t, lines, &n);
+		branches(t, lines, &n);
+		local_and_atomics(t, lines, &n);
+		intensity(t, lines, &n);
+	}
+	cJSON_Delete(j);
+	return n;
+}
+
+void run_insights_free(char **lines, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}

@@ -1,0 +1,263 @@
+/* nvcc.c — the pure parts of driving nvcc: hashing, the argv for each
+ * backend, and reading compiler logs (path rewriting, error lines). */
+#include "cudalab/run.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab/util.h"
+
+/* simt interprets PTX, so programs for it carry PTX only (no SASS, no
+ * ptxas run) for a virtual architecture every PTX feature simt knows of
+ * fits in. */
+#define SIMT_ARCH "compute_80"
+
+uint64_t run_fnv1a64(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
+void run_hash_hex(uint64_t h, char out[17])
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 15; i >= 0; i--) {
+		out[i] = digits[h & 0xf];
+		h >>= 4;
+	}
+	out[16] = '\0';
+}
+
+struct argv_buf {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct argv_buf *a, char *s)
+{
+	xgrow((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v);
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+/* Links the simt library by -L/-l when it has its usual name (so it
+ * comes after every object), else by its path. */
+static void push_simt(struct argv_buf *a, const char *lib)
+{
+	const char *slash = strrchr(lib, '/');
+	const char *base = slash ? slash + 1 : lib;
+
+	if (strcmp(base, "libcudalab-simt.a") == 0) {
+		push(a, slash ? xasprintf("-L%.*s", (int)(slash - lib), lib) : xstrdup("-L."));
+		push(a, xstrdup("-lcudalab-simt"));
+	} else {
+		push(a, xstrdup(lib));
+	}
+	push(a, xstrdup("-lpthread"));
+	push(a, xstrdup("-lm"));
+}
+
+char **run_nvcc_argv(const struct run_nvcc *n)
+{
+	struct argv_buf a = { NULL, 0, 0 };
+
+	push(&a, xstrdup(n->nvcc));
+	if (n->optimize)
+		push(&a, xstrdup("-O2"));
+	if (n->backend == BACKEND_SIMT) {
+		push(&a, xstrdup("--no-compress"));
+		push(&a, xstrdup("-lineinfo"));
+		push(&a, xstrdup("-cudart"));
+		push(&a, xstrdup("none"));
+		push(&a, xstrdup("-arch=" SIMT_ARCH));
+		push(&a, xstrdup("-code=" SIMT_ARCH));
+	} else {
+		push(&a, xstrdup("-lineinfo"));
+		push(&a, xasprintf("-arch=%s", n->gpu_arch ? n->gpu_arch : "native"));
+	}
+	for (size_t i = 0; i < n->n_includes; i++)
+		push(&a, xasprintf("-I%s", n->includes[i]));
+	for (size_t i = 0; i < n->n_defines; i++)
+		push(&a, xasprintf("-D%s", n->defines[i]));
+	if (n->compile_only)
+		push(&a, xstrdup("-c"));
+	push(&a, xstrdup("-o"));
+	push(&a, xstrdup(n->output));
+	for (size_t i = 0; i < n->n_sources; i++)
+		push(&a, xstrdup(n->sources[i]));
+	if (n->backend == BACKEND_SIMT && !n->compile_only)
+		push_simt(&a, n->simt_lib ? n->simt_lib : "libcudalab-simt.a");
+	return a.v;
+}
+
+void run_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+char *run_log_rewrite(const char *log, const char *const *from, const char *const *to, size_t n)
+{
+	char *cur = xstrdup(log ? log : "");
+
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb;
+		size_t flen = strlen(from[i]);
+		const char *p = cur, *hit;
+
+		if (flen == 0)
+			continue;
+		sb_init(&sb);
+		sb_puts(&sb, "");
+		while ((hit = strstr(p, from[i]))) {
+			sb_append(&sb, p, (size_t)(hit - p));
+			sb_puts(&sb, to[i]);
+			p = hit + flen;
+		}
+		sb_puts(&sb, p);
+		free(cur);
+		cur = sb_steal(&sb);
+	}
+	return cur;
+}
+
+struct error_list {
+	struct run_compile_error *v;
+	size_t n, cap;
+};
+
+static void add_error(struct error_list *l, const char *file, size_t flen, int line,
+		      const char *msg, size_t mlen)
+{
+	struct run_compile_error *e;
+
+	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	e = &l->v[l->n++];
+	e->file = file ? xstrndup(file, flen) : NULL;
+	e->line = line;
+	while (mlen && isspace((unsigned char)msg[mlen - 1]))
+		mlen--;
+	e->message = xstrndup(msg, mlen);
+}
+
+/* Digits ending just before end, back to no further than start: returns
+ * where they begin (end when there are none). */
+static const char *digits_before(const char *start, const char *end)
+{
+	const char *p = end;
+
+	while (p > start && isdigit((unsigned char)p[-1]))
+		p--;
+	return p;
+}
+
+/* nvcc's front end: "FILE(LINE): KIND: MSG". */
+static int edg_error(struct error_list *l, const char *s, size_t len)
+{
+	static const char *const kinds[] = { "): error: ", "): catastrophic error: ",
+					     "): fatal error: " };
+	const char *line_end = s + len;
+
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const char *hit = strstr(s, kinds[k]), *d;
+
+		if (!hit || hit >= line_end)
+			continue;
+		d = digits_before(s, hit);
+		if (d == hit || d == s || d[-1] != '(')
+			continue;
+		hit += strlen(kinds[k]);
+		add_error(l, s, (size_t)(d - 1 - s), atoi(d), hit, (size_t)(line_end - hit));
+		return 1;
+	}
+	return 0;
+}
+
+/* The host compiler: "FILE:LINE:COL: error: MSG" or "FILE:LINE: error: MSG". */
+static int gcc_error(struct error_list *l, const char *s, size_t len)
+{
+	static const char *const kinds[] = { ": error: ", ": fatal error: " };
+	const char *line_end = s + len;
+
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const char *hit = strstr(s, kinds[k]), *d, *line_start;
+
+		if (!hit || hit >= line_end)
+			continue;
+		d = digits_before(s, hit);
+		if (d == hit || d == s)
+			continue;
+		line_start = d;
+		if (d[-1] == ':' && digits_before(s, d - 1) != d - 1) {
+			line_start = digits_before(s, d - 1); /* d was the column */
+			if (line_start == s || line_start[-1] != ':')
+				continue;
+		} else if (d[-1] != ':') {
+			continue;
+		}
+		hit += strlen(kinds[k]);
+		add_error(l, s, (size_t)(line_start - 1 - s), atoi(line_start), hit,
+			  (size_t)(line_end - hit));
+		return 1;
+	}
+	return 0;
+}
+
+/* Errors that name no source line: the linker's and nvcc's own. */
+static int other_error(struct error_list *l, const char *s, size_t len)
+{
+	const char *hit = strstr(s, "undefined reference to ");
+	const char *line_end = s + len;
+
+	if (hit && hit < line_end) {
+		add_error(l, NULL, 0, 0, hit, (size_t)(line_end - hit));
+		return 1;
+	}
+	if (str_starts(s, "nvcc fatal") || str_starts(s, "nvcc error")) {
+		hit = strchr(s, ':');
+		if (hit && hit < line_end) {
+			hit++;
+			while (*hit == ' ')
+				hit++;
+			add_error(l, NULL, 0, 0, hit, (size_t)(line_end - hit));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+size_t run_log_errors(const char *log, struct run_compile_error **out)
+{
+	struct error_list l = { NULL, 0, 0 };
+	const char *s = log ? log : "";
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char *line = xstrndup(s, len);
+
+		if (!edg_error(&l, line, len) && !gcc_error(&l, line, len))
+			other_error(&l, line, len);
+		free(line);
+		s += len + (nl ? 1 : 0);
+	}
+	*out = l.v;
+	return l.n;
+}
+
+void run_compile_errors_free(struct run_compile_error *e, size_t n)
+{
+	for (size_t i = 0; e && i < n; i++) {
+		free(e[i].file);
+		free(e[i].message);
+	}
+	free(e);
+}

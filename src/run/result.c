@@ -1,0 +1,363 @@
+/* result.c — from a finished harness run (its exit, its report on the
+ * result pipe, its output) to a verdict, a summary line and the result
+ * JSON of DESIGN.md §4 with the runner's keys added. */
+#include "internal.h"
+
+#include <cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cudalab/content.h"
+#include "cudalab/util.h"
+
+static double num(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A JSON value as a person reads it: strings bare, numbers short. */
+static char *text_of(const cJSON *v)
+{
+	if (!v)
+		return xstrdup("?");
+	if (cJSON_IsString(v))
+		return xstrdup(v->valuestring);
+	if (cJSON_IsNumber(v))
+		return xasprintf("%.9g", v->valuedouble);
+	return cJSON_PrintUnformatted(v);
+}
+
+/* key's value as the harness spelled it (key_text, which keeps NaN and
+ * infinities that JSON cannot), else its JSON value. */
+static char *value_text(const cJSON *obj, const char *key)
+{
+	char *name = xasprintf("%s_text", key);
+	const char *spelled = str(obj, name);
+
+	free(name);
+	if (spelled)
+		return xstrdup(spelled);
+	return text_of(cJSON_GetObjectItemCaseSensitive(obj, key));
+}
+
+/* The harness's "error": a string, or {"name","message","where"}. */
+static char *error_text(const cJSON *h)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(h, "error");
+	const char *name = str(e, "name"), *msg = str(e, "message"), *where = str(e, "where");
+	struct strbuf sb;
+
+	if (cJSON_IsString(e))
+		return xstrdup(e->valuestring);
+	if (!name && !msg)
+		return str(h, "message") ? xstrdup(str(h, "message")) : NULL;
+	sb_init(&sb);
+	sb_printf(&sb, "%s%s%s", name ? name : "", name && msg ? ": " : "", msg ? msg : "");
+	if (where)
+		sb_printf(&sb, " (%s)", where);
+	return sb_steal(&sb);
+}
+
+static void read_cases(struct run_result *res, const cJSON *h)
+{
+	const cJSON *cases = cJSON_GetObjectItemCaseSensitive(h, "cases"), *c;
+	size_t n = (size_t)cJSON_GetArraySize(cases), i = 0;
+
+	if (!cJSON_IsArray(cases) || n == 0)
+		return;
+	res->cases = xcalloc(n, sizeof *res->cases);
+	cJSON_ArrayForEach(c, cases) {
+		const char *name = str(c, "name"), *status = str(c, "status");
+
+		res->cases[i].name = xstrdup(name ? name : "?");
+		res->cases[i].status = xstrdup(status ? status : "?");
+		res->cases[i].max_abs_err = num(c, "max_abs_err");
+		res->cases[i].max_rel_err = num(c, "max_rel_err");
+		i++;
+	}
+	res->n_cases = i;
+}
+
+static void read_report(struct run_result *res, const cJSON *h)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(h, "mismatch");
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(h, "timing");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(h, "derived");
+	const cJSON *dev = cJSON_GetObjectItemCaseSensitive(h, "device");
+
+	read_cases(res, h);
+	if (cJSON_IsObject(m)) {
+		const char *c = str(m, "case");
+		double index = num(m, "index");
+
+		res->mismatch.case_name = xstrdup(c ? c : "?");
+		res->mismatch.index = isnan(index) ? -1 : (long long)index;
+		res->mismatch.expected = value_text(m, "expected");
+		res->mismatch.got = value_text(m, "got");
+		if (str(m, "note"))
+			res->mismatch.note = xstrdup(str(m, "note"));
+	}
+	if (cJSON_IsObject(t)) {
+		double samples = num(t, "samples");
+
+		res->timing.samples = isnan(samples) ? 1 : (int)samples;
+		res->timing.median_ms = num(t, "median_ms");
+		res->timing.min_ms = num(t, "min_ms");
+		res->timing.mean_ms = num(t, "mean_ms");
+		res->timing.stdev_ms = num(t, "stdev_ms");
+		res->timing.noise_pct = num(t, "noise_pct");
+		res->timing.l2_flushed =
+			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "l2_flushed"));
+	}
+	res->derived.gbps = num(d, "gbps");
+	res->derived.pct_peak_bw = num(d, "pct_peak_bw");
+	res->derived.tflops = num(d, "tflops");
+	res->derived.peak_gbps = num(dev, "peak_gbps");
+	if (str(dev, "name"))
+		res->device = xstrdup(str(dev, "name"));
+}
+
+/* The last non-empty line of text (often the error a program printed
+ * before it gave up), or NULL. */
+static char *last_line(const char *text)
+{
+	const char *end = text ? text + strlen(text) : NULL, *start;
+
+	if (!end)
+		return NULL;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (end == text)
+		return NULL;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	if (end - start > 200)
+		end = start + 200;
+	return xstrndup(start, (size_t)(end - start));
+}
+
+static size_t cases_failed(const struct run_result *res)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < res->n_cases; i++)
+		bad += strcmp(res->cases[i].status, "pass") != 0;
+	return bad;
+}
+
+static char *pass_summary(const struct run_result *res)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, "pass");
+	if (res->n_cases)
+		sb_printf(&sb, ": %zu/%zu cases", res->n_cases, res->n_cases);
+	if (!isnan(res->timing.median_ms)) {
+		if (res->backend == BACKEND_SIMT) {
+			sb_printf(&sb, ", %.3f ms of emulation (not GPU time)",
+				  res->timing.median_ms);
+		} else {
+			sb_printf(&sb, ", median %.4g ms", res->timing.median_ms);
+			if (!isnan(res->derived.pct_peak_bw))
+				sb_printf(&sb, " (%.1f%% of peak bandwidth)",
+					  res->derived.pct_peak_bw);
+		}
+	}
+	return sb_steal(&sb);
+}
+
+static char *wrong_summary(const struct run_result *res)
+{
+	const struct run_mismatch *m = &res->mismatch;
+
+	if (m->case_name && m->index >= 0)
+		return xasprintf("wrong: case %s, index %lld: expected %s, got %s", m->case_name,
+				 m->index, m->expected, m->got);
+	if (m->case_name)
+		return xasprintf("wrong: case %s: expected %s, got %s", m->case_name, m->expected,
+				 m->got);
+	if (res->n_cases)
+		return xasprintf("wrong: %zu of %zu cases failed", cases_failed(res), res->n_cases);
+	return xstrdup("wrong answer");
+}
+
+/* Decides status and summary from how the program ended and what it
+ * reported (h, NULL when nothing parsable came). */
+static void decide(struct run_result *res, const struct run_child *c, const cJSON *h,
+		   const char *bad_report)
+{
+	const char *said = h ? str(h, "status") : NULL;
+	char *why = NULL;
+
+	if (c->timed_out) {
+		res->status = RUN_TIMEOUT;
+		res->summary = xasprintf("timeout: still running after %g s; stopped, with every "
+					 "process it started", res->timeout_s);
+		return;
+	}
+	res->status = RUN_RUNTIME_ERROR;
+	if (res->signal) {
+		why = last_line(res->err);
+		res->summary = xasprintf("runtime error: killed by %s%s%s",
+					 run_signal_name(res->signal), why ? ": " : "",
+					 why ? why : "");
+	} else if (!h) {
+		if (bad_report)
+			res->summary = xasprintf("runtime error: %s", bad_report);
+		else if (res->exit_code == 0)
+			res->summary = xstrdup("runtime error: no result (the program ended "
+					       "without reporting one)");
+		else {
+			why = last_line(res->err);
+			res->summary = xasprintf("runtime error: exit code %d, no result%s%s",
+						 res->exit_code, why ? ": " : "", why ? why : "");
+		}
+	} else if (said && strcmp(said, "pass") == 0) {
+		if (res->exit_code == 0) {
+			res->status = RUN_PASS;
+			res->summary = pass_summary(res);
+		} else {
+			res->summary = xasprintf("runtime error: reported pass but exited "
+						 "with code %d", res->exit_code);
+		}
+	} else if (said && strcmp(said, "wrong") == 0) {
+		res->status = RUN_WRONG;
+		res->summary = wrong_summary(res);
+	} else if (said && strcmp(said, "runtime_error") == 0) {
+		why = error_text(h);
+		if (!why)
+			why = last_line(res->err);
+		res->summary = xasprintf("runtime error: %s", why ? why : "reported by the program");
+	} else {
+		res->summary = xasprintf("runtime error: the program reported an unknown status "
+					 "\"%s\"", said ? said : "(none)");
+	}
+	free(why);
+}
+
+static cJSON *read_counters(const char *path)
+{
+	char *text = path ? run_read_text(path, NULL) : NULL;
+	cJSON *j = text ? cJSON_Parse(text) : NULL;
+
+	free(text);
+	if (j && !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+void run_interpret(const struct run_request *req, struct run_result *res,
+		   const struct run_child *c, const char *counters)
+{
+	cJSON *h = NULL, *simt;
+	const char *bad = NULL;
+
+	res->out = xstrdup(c->out ? c->out : "");
+	res->err = xstrdup(c->err ? c->err : "");
+	res->out_truncated = c->out_dropped;
+	res->err_truncated = c->err_dropped;
+	res->run_s = c->wall_s;
+	res->exit_code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
+	res->signal = WIFSIGNALED(c->status) && !c->timed_out ? WTERMSIG(c->status) : 0;
+	if (c->result && c->result_len) {
+		h = cJSON_ParseWithLength(c->result, c->result_len);
+		if (!cJSON_IsObject(h)) {
+			cJSON_Delete(h);
+			h = NULL;
+			bad = c->result_dropped ? "the result is too large"
+						: "the result is not a JSON object";
+		}
+	}
+	if (h && !c->timed_out)
+		read_report(res, h);
+	decide(res, c, c->timed_out ? NULL : h, bad);
+	simt = res->backend == BACKEND_SIMT ? read_counters(counters) : NULL;
+	run_result_json(res, req, h, simt);
+}
+
+void run_interpret_compile(const struct run_request *req, struct run_result *res)
+{
+	const struct run_compile_error *e = res->n_errors ? &res->errors[0] : NULL;
+
+	res->status = RUN_COMPILE_ERROR;
+	if (e && e->file && e->line)
+		res->summary = xasprintf("compile error: %s:%d: %s", e->file, e->line, e->message);
+	else if (e)
+		res->summary = xasprintf("compile error: %s", e->message);
+	else
+		res->summary = xstrdup("compile error (see the compiler's output)");
+	run_result_json(res, req, NULL, NULL);
+}
+
+static void put(cJSON *obj, const char *key, cJSON *item)
+{
+	if (cJSON_HasObjectItem(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
+	else
+		cJSON_AddItemToObject(obj, key, item);
+}
+
+static cJSON *errors_json(const struct run_result *res)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < res->n_errors; i++) {
+		const struct run_compile_error *e = &res->errors[i];
+		cJSON *o = cJSON_CreateObject();
+
+		put(o, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
+		put(o, "line", e->line ? cJSON_CreateNumber(e->line) : cJSON_CreateNull());
+		put(o, "message", cJSON_CreateString(e->message));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+void run_result_json(struct run_result *res, const struct run_request *req, cJSON *harness,
+		     cJSON *simt)
+{
+	cJSON *o = harness ? harness : cJSON_CreateObject();
+
+	if (!cJSON_HasObjectItem(o, "schema"))
+		put(o, "schema", cJSON_CreateNumber(1));
+	if (!str(o, "exercise"))
+		put(o, "exercise", cJSON_CreateString(req->ex->id));
+	put(o, "status", cJSON_CreateString(run_status_name(res->status)));
+	put(o, "backend", cJSON_CreateString(run_backend_name(res->backend)));
+	put(o, "mode", cJSON_CreateString(run_mode_name(req->mode)));
+	put(o, "summary", cJSON_CreateString(res->summary));
+	put(o, "cached", cJSON_CreateBool(res->cached));
+	put(o, "source_hash", res->source_hash ? cJSON_CreateString(res->source_hash)
+					       : cJSON_CreateNull());
+	put(o, "compile_log", cJSON_CreateString(res->compile_log ? res->compile_log : ""));
+	put(o, "compile_errors", errors_json(res));
+	put(o, "stdout", cJSON_CreateString(res->out ? res->out : ""));
+	put(o, "stderr", cJSON_CreateString(res->err ? res->err : ""));
+	put(o, "stdout_truncated_bytes", cJSON_CreateNumber((double)res->out_truncated));
+	put(o, "stderr_truncated_bytes", cJSON_CreateNumber((double)res->err_truncated));
+	put(o, "exit_code", res->exit_code >= 0 ? cJSON_CreateNumber(res->exit_code)
+						: cJSON_CreateNull());
+	put(o, "signal", res->signal ? cJSON_CreateString(run_signal_name(res->signal))
+				     : cJSON_CreateNull());
+	put(o, "timeout_s", cJSON_CreateNumber(res->timeout_s));
+	if (simt)
+		put(o, "simt", simt);
+	free(res->json);
+	res->json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+}

@@ -1,0 +1,618 @@
+/* exercise.c — the exercise screen: the statement, the learner's file,
+ * check and bench with a live progress line, the verdict and timing, hints,
+ * the solution beside the learner's code after a pass, and the history of
+ * attempts as a sparkline.  Its argument is the exercise id. */
+#include "tui_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cudalab/content.h"
+#include "cudalab/doc.h"
+#include "cudalab/run.h"
+#include "cudalab/store.h"
+#include "cudalab/util.h"
+
+#define HISTORY 40
+
+/* One line of the results pane. */
+struct rline {
+	char *text;
+	enum ui_role role;
+};
+
+struct exscreen {
+	const struct exercise *ex;
+	char *file;   /* the learner's copy */
+	char *text;   /* the statement */
+	struct doc *doc;
+	struct doc_layout *lay;
+	int top;      /* first statement line shown */
+	struct rline *res;
+	int nres, res_top;
+	double hist[HISTORY]; /* median ms of passing timed attempts, oldest first */
+	int nhist;
+	int full_results; /* results pane takes the whole body */
+};
+
+static const char *const help_lines[] = {
+	"e                  edit your file in $VISUAL / $EDITOR (vi when unset)",
+	"c                  check: compile, run every case, give the verdict",
+	"b                  bench: check, then time the kernel (on a GPU: many samples)",
+	"h                  show the next hint",
+	"s                  after a pass: your code beside the solution",
+	"v                  results pane: full screen / split",
+	"Up/Down, j/k       scroll the statement (the results when full screen)",
+	"PgUp/PgDn, g/G     page, top, end",
+	"?                  this help",
+	"q                  back",
+	NULL,
+};
+
+static void results_clear(struct exscreen *x)
+{
+	for (int i = 0; i < x->nres; i++)
+		free(x->res[i].text);
+	free(x->res);
+	x->res = NULL;
+	x->nres = x->res_top = 0;
+}
+
+static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	x->res = xrealloc(x->res, (size_t)(x->nres + 1) * sizeof *x->res);
+	x->res[x->nres].text = sb_steal(&sb);
+	x->res[x->nres].role = role;
+	x->nres++;
+}
+
+/* Adds text split at newlines, each line in role, at most max lines. */
+static void results_add_block(struct exscreen *x, enum ui_role role, const char *text, int max)
+{
+	const char *p = text;
+
+	for (int n = 0; p && *p && n < max; n++) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		results_add(x, role, "  %.*s", len, p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+static void load_history(struct tui *t, struct exscreen *x)
+{
+	struct attempt *a = NULL;
+	size_t n = 0;
+
+	x->nhist = 0;
+	if (!t->cfg->st || store_attempts(t->cfg->st, x->ex->id, HISTORY, &a, &n) != 0)
+		return;
+	/* newest first from the store; the sparkline reads oldest first */
+	for (size_t i = n; i-- > 0;)
+		if (a[i].median_ms >= 0 && strcmp(a[i].status, "pass") == 0)
+			x->hist[x->nhist++] = a[i].median_ms;
+	store_attempts_free(a, n);
+}
+
+static void *exercise_enter(struct tui *t, const char *arg)
+{
+	struct exscreen *x;
+	size_t len;
+	int created = 0;
+
+	if (!arg || !catalog_exercise(t->cfg->cat, arg)) {
+		tui_flash(t, "no exercise '%s'", arg ? arg : "");
+		return NULL;
+	}
+	x = xcalloc(1, sizeof *x);
+	x->ex = catalog_exercise(t->cfg->cat, arg);
+	x->text = catalog_exercise_body(x->ex, &len);
+	if (!x->text || !(x->doc = doc_parse(x->text, len))) {
+		tui_flash(t, "cannot read %s", x->ex->path);
+		free(x->text);
+		free(x);
+		return NULL;
+	}
+	if (run_work_copy(t->cfg->home, x->ex, &x->file, &created) != 0) {
+		tui_flash(t, "cannot make your copy under %s/work: %s", t->cfg->home, strerror(errno));
+		x->file = NULL;
+	}
+	x->lay = doc_layout(x->doc, t->cols - 2 > 100 ? 100 : t->cols - 2);
+	load_history(t, x);
+	results_add(x, UI_DIM, "Your file: %s", x->file ? x->file : "(none)");
+	if (created)
+		results_add(x, UI_DIM, "It is new: a copy of the starter.");
+	results_add(x, UI_DIM, "e: edit it   c: check   b: bench   h: hint   ?: keys");
+	return x;
+}
+
+static void exercise_leave(struct tui *t, void *state)
+{
+	struct exscreen *x = state;
+
+	(void)t;
+	results_clear(x);
+	doc_layout_free(x->lay);
+	doc_free(x->doc);
+	free(x->text);
+	free(x->file);
+	free(x);
+}
+
+static void exercise_resize(struct tui *t, void *state)
+{
+	struct exscreen *x = state;
+	struct doc_anchor keep = x->lay->nlines ? x->lay->lines[x->top].anchor
+						: (struct doc_anchor){ 0, -1 };
+
+	doc_layout_free(x->lay);
+	x->lay = doc_layout(x->doc, t->cols - 2 > 100 ? 100 : t->cols - 2);
+	x->top = doc_line_for_anchor(x->lay, keep);
+}
+
+/* Rows of the results pane (the statement gets the rest). */
+static int results_rows(const struct tui *t, const struct exscreen *x)
+{
+	int body = t->rows - 3; /* title, history line, status */
+	int want = x->nres + 1;
+
+	if (x->full_results)
+		return body;
+	if (want > body / 2)
+		want = body / 2;
+	return want < 3 ? 3 : want;
+}
+
+static void paint_doc_line(struct tui *t, int y, int margin, const struct doc_line *ln)
+{
+	for (int s = 0; s < ln->nspans; s++) {
+		const struct doc_span *sp = &ln->spans[s];
+		char *piece = xstrndup(sp->text, (size_t)sp->len);
+		attr_t a = term_attr(sp->role == ROLE_CODE || sp->role == ROLE_STRING ? UI_CODE
+				     : sp->role == ROLE_H1 ? UI_H1
+				     : sp->role == ROLE_H2 ? UI_H2
+				     : sp->role == ROLE_LINK ? UI_LINK
+				     : sp->role == ROLE_KEYWORD ? UI_KEYWORD
+				     : sp->role == ROLE_COMMENT ? UI_COMMENT
+				     : sp->role == ROLE_TYPE ? UI_TYPE
+				     : sp->role == ROLE_NUMBER ? UI_NUMBER
+				     : sp->role == ROLE_CODE_FRAME || sp->role == ROLE_TABLE ? UI_RULE
+											 : UI_TEXT);
+
+		if (sp->attrs & ATTR_BOLD)
+			a |= A_BOLD;
+		if (sp->attrs & ATTR_ITALIC)
+			a |= A_ITALIC;
+		attron(a);
+		term_put(y, margin + sp->col, piece, t->cols - margin - sp->col);
+		attroff(a);
+		free(piece);
+	}
+}
+
+/* A sparkline of passing medians: lower is better, so the bars show time. */
+static void draw_history(struct tui *t, struct exscreen *x, int y)
+{
+	static const char *const bars[] = { "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█" };
+	struct exercise_state es = { EX_NEW, -1, 0, 0 };
+	double lo = INFINITY, hi = 0;
+	char head[96];
+	int col;
+
+	if (t->cfg->st)
+		store_exercise_get(t->cfg->st, x->ex->id, &es);
+	if (es.best_ms >= 0)
+		snprintf(head, sizeof head, "%s · %d attempt%s · best %.4g ms  ",
+			 store_ex_status_name(es.status), es.attempts, es.attempts == 1 ? "" : "s",
+			 es.best_ms);
+	else
+		snprintf(head, sizeof head, "%s · %d attempt%s  ", store_ex_status_name(es.status),
+			 es.attempts, es.attempts == 1 ? "" : "s");
+	move(y, 0);
+	clrtoeol();
+	attron(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
+	col = 1 + term_put(y, 1, head, t->cols - 2);
+	attroff(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
+	if (x->nhist == 0)
+		return;
+	for (int i = 0; i < x->nhist; i++) {
+		lo = fmin(lo, x->hist[i]);
+		hi = fmax(hi, x->hist[i]);
+	}
+	term_put(y, col, "times: ", t->cols - col);
+	col += 7;
+	for (int i = 0; i < x->nhist && col < t->cols - 1; i++, col++) {
+		int level = hi > lo ? (int)((x->hist[i] - lo) / (hi - lo) * 7.0 + 0.5) : 3;
+
+		attron(term_attr(UI_PROGRESS));
+		term_put(y, col, term_glyph(GLYPH_BAR_FILL)[0] == '#' ? "#" : bars[level], 1);
+		attroff(term_attr(UI_PROGRESS));
+	}
+}
+
+static void exercise_draw(struct tui *t, void *state)
+{
+	struct exscreen *x = state;
+	int rrows, srows, margin = 1;
+	char title[256];
+
+	if (term_too_small(t, 12, 44))
+		return;
+	erase();
+	rrows = results_rows(t, x);
+	srows = t->rows - 3 - rrows;
+	snprintf(title, sizeof title, "Exercise: %s  (difficulty %d)", x->ex->title, x->ex->difficulty);
+	term_fill_line(0, UI_TITLE);
+	attron(term_attr(UI_TITLE));
+	term_put(0, 1, title, t->cols - 2);
+	attroff(term_attr(UI_TITLE));
+	if (x->top > x->lay->nlines - 1)
+		x->top = x->lay->nlines > 0 ? x->lay->nlines - 1 : 0;
+	for (int i = 0; i < srows && x->top + i < x->lay->nlines; i++)
+		paint_doc_line(t, i + 1, margin, &x->lay->lines[x->top + i]);
+	draw_history(t, x, srows + 1);
+	for (int xx = 0; xx < t->cols; xx++)
+		mvaddstr(srows + 2, xx, term_glyph(GLYPH_HLINE));
+	for (int i = 0; i + 1 < rrows && x->res_top + i < x->nres; i++) {
+		const struct rline *r = &x->res[x->res_top + i];
+
+		attron(term_attr(r->role));
+		term_put(srows + 3 + i, 1, r->text, t->cols - 2);
+		attroff(term_attr(r->role));
+	}
+	tui_status(t, "e: edit  c: check  b: bench  h: hint  s: solution  v: results  q: back");
+	refresh();
+}
+
+/* Paints the progress line while a check runs (called between phases). */
+static void progress(void *ctx, const char *phase)
+{
+	struct tui *t = ctx;
+	char line[128];
+
+	snprintf(line, sizeof line, "%s ...", phase);
+	term_fill_line(t->rows - 1, UI_STATUS);
+	attron(term_attr(UI_STATUS));
+	term_put(t->rows - 1, 1, line, t->cols - 2);
+	attroff(term_attr(UI_STATUS));
+	refresh();
+}
+
+static const char *verdict_text(enum run_status s)
+{
+	switch (s) {
+	case RUN_PASS:
+		return "PASS";
+	case RUN_WRONG:
+		return "WRONG ANSWER";
+	case RUN_COMPILE_ERROR:
+		return "COMPILE ERROR";
+	case RUN_RUNTIME_ERROR:
+		return "RUNTIME ERROR";
+	default:
+		return "TIMEOUT";
+	}
+}
+
+static void show_timing(struct exscreen *x, const struct run_result *r)
+{
+	const struct run_timing *tm = &r->timing;
+
+	if (tm->samples <= 0)
+		return;
+	if (r->backend == BACKEND_SIMT) {
+		results_add(x, UI_TEXT, "time: %.3f ms of emulation time (simt), not GPU time",
+			    tm->median_ms);
+		return;
+	}
+	results_add(x, UI_TEXT, "median %.4f ms   min %.4f ms   noise %.2f%%   %d samples%s",
+		    tm->median_ms, tm->min_ms, tm->noise_pct, tm->samples,
+		    tm->l2_flushed ? "   L2 flushed" : "");
+	if (!isnan(r->derived.gbps))
+		results_add(x, UI_TEXT, "%.1f GB/s = %.1f%% of peak %.0f GB/s%s", r->derived.gbps,
+			    r->derived.pct_peak_bw, r->derived.peak_gbps,
+			    isnan(r->derived.tflops) ? "" : "");
+	if (!isnan(r->derived.tflops) && r->derived.tflops > 0)
+		results_add(x, UI_TEXT, "%.3f TFLOP/s", r->derived.tflops);
+}
+
+static void show_result(struct exscreen *x, const struct run_result *r)
+{
+	enum ui_role vr = r->status == RUN_PASS ? UI_DONE : UI_WARN;
+
+	results_clear(x);
+	results_add(x, vr, "%s  %s", verdict_text(r->status), r->summary ? r->summary : "");
+	results_add(x, UI_DIM, "backend %s%s%s%s", run_backend_name(r->backend),
+		    r->device ? " · " : "", r->device ? r->device : "", r->cached ? " · build cached" : "");
+	for (size_t i = 0; i < r->n_errors && i < 8; i++)
+		results_add(x, UI_WARN, "%s:%d: %s", r->errors[i].file, r->errors[i].line,
+			    r->errors[i].message);
+	if (r->mismatch.case_name)
+		results_add(x, UI_WARN, "first mismatch: case %s, index %lld: expected %s, got %s",
+			    r->mismatch.case_name, r->mismatch.index,
+			    r->mismatch.expected ? r->mismatch.expected : "?",
+			    r->mismatch.got ? r->mismatch.got : "?");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct run_case *c = &r->cases[i];
+
+		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN,
+			    "  %-6s %-24s max abs err %-10.3g max rel err %.3g", c->status, c->name,
+			    c->max_abs_err, c->max_rel_err);
+	}
+	show_timing(x, r);
+	{
+		char **lines;
+		size_t n = run_insights(r->json, &lines);
+
+		if (n)
+			results_add(x, UI_SECTION, "What simt's counters say:");
+		for (size_t i = 0; i < n; i++)
+			results_add(x, UI_TEXT, "  %s", lines[i]);
+		run_insights_free(lines, n);
+	}
+	if (r->err && *r->err) {
+		results_add(x, UI_DIM, "stderr:");
+		results_add_block(x, UI_DIM, r->err, 20);
+	}
+	if (r->out && *r->out) {
+		results_add(x, UI_DIM, "stdout:");
+		results_add_block(x, UI_DIM, r->out, 20);
+	}
+}
+
+static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
+{
+	struct run_request req;
+	struct run_result res;
+
+	if (!x->file) {
+		tui_flash(t, "you have no copy to check (see the path above)");
+		return;
+	}
+	memset(&req, 0, sizeof req);
+	req.ex = x->ex;
+	req.source = x->file;
+	req.home = t->cfg->home;
+	req.content = t->cfg->content_dir;
+	req.mode = mode;
+	req.backend = BACKEND_AUTO;
+	req.seed = -1;
+	req.st = t->cfg->st;
+	req.progress = progress;
+	req.progress_ctx = t;
+	progress(t, mode == RUN_BENCH ? "bench: starting" : "check: starting");
+	if (run_exercise(&req, &res) != 0) {
+		results_clear(x);
+		results_add(x, UI_WARN, "cannot run: %s", res.error ? res.error : "unknown problem");
+	} else {
+		show_result(x, &res);
+		if (res.not_recorded)
+			tui_flash(t, "%s, but not recorded: %s", verdict_text(res.status),
+				  res.not_recorded);
+		else
+			tui_flash(t, "%s", verdict_text(res.status));
+	}
+	run_result_free(&res);
+	load_history(t, x);
+}
+
+/* Leaves curses, runs the editor on the learner's file, and comes back. */
+static void edit(struct tui *t, struct exscreen *x)
+{
+	const char *ed = getenv("VISUAL");
+	pid_t pid;
+	int status;
+
+	if (!ed || !*ed)
+		ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	if (!x->file) {
+		tui_flash(t, "you have no copy to edit");
+		return;
+	}
+	def_prog_mode();
+	endwin();
+	pid = fork();
+	if (pid == 0) {
+		execlp(ed, ed, x->file, (char *)NULL);
+		fprintf(stderr, "cudalab: cannot start the editor '%s': %s\n", ed, strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	reset_prog_mode();
+	refresh();
+	if (pid < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 127))
+		tui_flash(t, "could not run the editor '%s' (set $VISUAL or $EDITOR)", ed);
+	else
+		tui_flash(t, "edited %s: press c to check", x->file);
+}
+
+static void hint(struct tui *t, struct exscreen *x)
+{
+	int seen = 0;
+	struct exercise_state es = { EX_NEW, -1, 0, 0 };
+
+	if (t->cfg->st)
+		store_exercise_get(t->cfg->st, x->ex->id, &es);
+	if ((size_t)es.hints_seen >= x->ex->n_hints) {
+		/* all seen: show them all again */
+		results_clear(x);
+		for (size_t i = 0; i < x->ex->n_hints; i++)
+			results_add(x, UI_TEXT, "hint %zu/%zu: %s", i + 1, x->ex->n_hints, x->ex->hints[i]);
+		tui_flash(t, "that was the last hint");
+		return;
+	}
+	if (t->cfg->st && store_hint_seen(t->cfg->st, x->ex->id, &seen) != 0)
+		seen = es.hints_seen + 1;
+	if (!t->cfg->st)
+		seen = es.hints_seen + 1;
+	results_clear(x);
+	for (int i = 0; i < seen && (size_t)i < x->ex->n_hints; i++)
+		results_add(x, i + 1 == seen ? UI_QUIZ : UI_DIM, "hint %d/%zu: %s", i + 1, x->ex->n_hints,
+			    x->ex->hints[i]);
+}
+
+/* Full screen: the learner's code on the left, the solution on the right. */
+static void solution(struct tui *t, struct exscreen *x)
+{
+	struct exercise_state es = { EX_NEW, -1, 0, 0 };
+	char *mine, *path, *theirs, *lm[2];
+	int top = 0, ch, half;
+
+	if (t->cfg->st)
+		store_exercise_get(t->cfg->st, x->ex->id, &es);
+	if (es.status != EX_PASSED) {
+		tui_flash(t, "pass the check first (or: cudalab solution %s --force)", x->ex->id);
+		return;
+	}
+	path = path_join(x->ex->dir, "solution.cu");
+	theirs = read_file(path, NULL);
+	free(path);
+	mine = x->file ? read_file(x->file, NULL) : NULL;
+	if (!theirs) {
+		tui_flash(t, "cannot read the solution");
+		free(mine);
+		return;
+	}
+	lm[0] = mine ? mine : xstrdup("(your file cannot be read)");
+	lm[1] = theirs;
+	do {
+		half = (t->cols - 1) / 2;
+		erase();
+		term_fill_line(0, UI_TITLE);
+		attron(term_attr(UI_TITLE));
+		term_put(0, 1, "Your code", half - 1);
+		term_put(0, half + 2, "Solution", t->cols - half - 3);
+		attroff(term_attr(UI_TITLE));
+		for (int side = 0; side < 2; side++) {
+			const char *p = lm[side];
+
+			for (int n = 0; p && n < top; n++) {
+				p = strchr(p, '\n');
+				p = p ? p + 1 : NULL;
+			}
+			for (int y = 1; p && *p && y < t->rows - 1; y++) {
+				const char *nl = strchr(p, '\n');
+				char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+
+				attron(term_attr(UI_CODE));
+				term_put(y, side ? half + 2 : 0, line, half - 1);
+				attroff(term_attr(UI_CODE));
+				free(line);
+				p = nl ? nl + 1 : NULL;
+			}
+		}
+		for (int y = 1; y < t->rows - 1; y++)
+			mvaddstr(y, half, "│");
+		tui_status(t, "j/k, PgUp/PgDn: scroll   q: back");
+		refresh();
+		ch = getch();
+		if (ch == 'j' || ch == KEY_DOWN)
+			top++;
+		else if ((ch == 'k' || ch == KEY_UP) && top > 0)
+			top--;
+		else if (ch == KEY_NPAGE || ch == ' ')
+			top += t->rows - 3;
+		else if (ch == KEY_PPAGE)
+			top = top > t->rows - 3 ? top - (t->rows - 3) : 0;
+		else if (ch == KEY_RESIZE)
+			getmaxyx(stdscr, t->rows, t->cols);
+	} while (ch != 'q' && ch != 27 && !term_interrupted());
+	free(lm[0]);
+	free(lm[1]);
+}
+
+static int exercise_key(struct tui *t, void *state, int ch)
+{
+	struct exscreen *x = state;
+	int rrows = results_rows(t, x), srows = t->rows - 3 - rrows;
+	int page = srows > 2 ? srows - 1 : 1;
+	int *top = x->full_results ? &x->res_top : &x->top;
+	int max = x->full_results ? x->nres - 1 : x->lay->nlines - srows;
+
+	switch (ch) {
+	case 'q':
+	case 27:
+	case KEY_LEFT:
+		return TUI_BACK;
+	case 3:
+		return TUI_QUIT;
+	case 'e':
+		edit(t, x);
+		break;
+	case 'c':
+		run_it(t, x, RUN_CHECK);
+		break;
+	case 'b':
+		run_it(t, x, RUN_BENCH);
+		break;
+	case 'h':
+		hint(t, x);
+		break;
+	case 's':
+		solution(t, x);
+		break;
+	case 'v':
+		x->full_results = !x->full_results;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		*top += 1;
+		break;
+	case KEY_UP:
+	case 'k':
+		*top -= 1;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		*top += page;
+		break;
+	case KEY_PPAGE:
+		*top -= page;
+		break;
+	case 'g':
+		*top = 0;
+		break;
+	case 'G':
+		*top = max;
+		break;
+	case '?':
+		tui_help(t, "Exercise: keys", help_lines);
+		break;
+	default:
+		return TUI_NONE;
+	}
+	if (*top > max)
+		*top = max;
+	if (*top < 0)
+		*top = 0;
+	return TUI_REDRAW;
+}
+
+const struct screen exercise_screen = {
+	.name = "exercise",
+	.enter = exercise_enter,
+	.draw = exercise_draw,
+	.key = exercise_key,
+	.resize = exercise_resize,
+	.leave = exercise_leave,
+};

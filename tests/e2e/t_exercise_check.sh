@@ -1,0 +1,26 @@
+# The exercise screen end to end: a wrong answer, then an edit that brings
+# in the solution, then a pass; the home screen shows the new status.
+# Needs nvcc and the simt library (skipped without nvcc).
+if [ -z "${NVCC:-}" ]; then echo "no nvcc: skipped"; return 0; fi
+printf '#!/bin/sh\ncp "%s" "$1"\n' "$SRC/exercises/vector-add/solution.cu" >"$HOME_DIR/editor.sh"
+chmod +x "$HOME_DIR/editor.sh"
+EXTRA_ENV="EDITOR=$HOME_DIR/editor.sh VISUAL="
+start read vector-add
+wait_for "Exercise: Vector add"
+wait_for "It is new: a copy of the starter."
+keys c
+wait_for "WRONG ANSWER" 180
+wait_for "first mismatch: case n=1, index 0"
+keys e
+wait_for "press c to check"
+keys c
+wait_for "PASS" 180
+wait_for "passed"
+keys q
+wait_for "1 Lessons"
+keys 3
+wait_for "Vector add"
+wait_for "passed"
+keys q
+wait_for "EXITED-0"
+cli list exercises --json | tr -d ' \t\n' | grep -q '"id":"vector-add".*"status":"passed"'

@@ -1,0 +1,175 @@
+#!/bin/sh
+# Tests of the exercise harness: the host-side checks of lab.h
+# (tests/harness/test_lab.cu), lab::Lab end to end against a stand-in CUDA
+# runtime (tests/harness/test_lab_device.cpp), then every exercise: its
+# harness builds with its solution and with its starter, and both run.
+# With a GPU the solution must pass and the starter must not; without one,
+# both must report a well-formed runtime_error on the result descriptor and
+# exit 2.  When $BUILD/libcudalab-simt.a links an exercise, it runs there too.
+#
+# Run from the repository root with NVCC naming nvcc (empty: skipped);
+# SANITIZE=address,undefined builds the two test programs with sanitizers.
+# Ends with "harness: N passed, M failed".
+set -u
+NVCC=${NVCC:-}
+BUILD=${BUILD:-build}
+if [ -z "$NVCC" ]; then
+	echo "harness: nvcc not found: skipped (install the CUDA toolkit)"
+	echo "harness: 0 passed, 0 failed"
+	exit 0
+fi
+
+pass=0
+fail=0
+failed=""
+ok() { pass=$((pass + 1)); }
+bad() {
+	fail=$((fail + 1))
+	failed="$failed $1"
+	echo "FAIL $1${2:+: $2}"
+}
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-harness.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# --- lab.h: host checks, then the Lab against a stand-in runtime ----------
+# tally NAME OUTPUT_FILE RC: adds a test program's "NAME: N checks passed,
+# M failed" line to the totals; a crash or a missing line is one failure.
+tally() {
+	line=$(grep "^$1: " "$2" | tail -n 1)
+	np=$(echo "$line" | sed -n 's/^.*: \([0-9]*\) checks passed, \([0-9]*\) failed$/\1/p')
+	nf=$(echo "$line" | sed -n 's/^.*: \([0-9]*\) checks passed, \([0-9]*\) failed$/\2/p')
+	if [ -n "$np" ] && [ -n "$nf" ]; then
+		pass=$((pass + np))
+		fail=$((fail + nf))
+		[ "$nf" -eq 0 ] || failed="$failed $1"
+	fi
+	if [ "$3" -ne 0 ] && { [ -z "$nf" ] || [ "$nf" -eq 0 ]; }; then
+		bad "$1" "exited $3"
+	fi
+}
+
+# With SANITIZE (as make passes it: "address,undefined") both test programs
+# are built with those sanitizers.  nvcc splits -Xcompiler values at commas,
+# so each one goes on its own.
+san=""
+if [ -n "${SANITIZE:-}" ]; then
+	for s in $(echo "$SANITIZE" | tr ',' ' '); do
+		san="$san -Xcompiler=-fsanitize=$s"
+	done
+	san="$san -Xcompiler=-fno-sanitize-recover=all -Xcompiler=-fno-omit-frame-pointer"
+fi
+
+# test_lab is CUDA C++ (linked with the CUDA runtime, never calling it);
+# test_lab_device is plain C++ that brings its own runtime.
+for t in test_lab test_lab_device; do
+	case $t in
+	test_lab) src=tests/harness/test_lab.cu; lang= ;;
+	*) src=tests/harness/test_lab_device.cpp; lang="-x c++ -cudart none" ;;
+	esac
+	# shellcheck disable=SC2086
+	if "$NVCC" -std=c++17 $lang $san -Iinclude -Xcompiler -Wall,-Wextra,-Wshadow,-Werror \
+		"$src" -o "$TMP/$t" -lcjson >"$TMP/log" 2>&1; then
+		ok
+		"$TMP/$t" >"$TMP/out" 2>&1
+		rc=$?
+		cat "$TMP/out"
+		tally "$t" "$TMP/out" "$rc"
+	else
+		cat "$TMP/log"
+		bad "$t" "does not compile"
+	fi
+done
+
+# status FILE: the "status" of a result file, empty when it is not one.
+status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
+
+# Each program run is limited in time (a starter may well loop forever).
+limit=""
+command -v timeout >/dev/null 2>&1 && limit="timeout 300"
+
+# run_check NAME PROG: runs PROG --mode check with the result on fd 3;
+# sets rc, st (its status) and nodev (1 when no device could be used).
+run_check() {
+	# shellcheck disable=SC2086
+	CUDALAB_RESULT_FD=3 $limit "$2" --mode check 3>"$TMP/$1.json" \
+		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
+	rc=$?
+	st=$(status "$TMP/$1.json")
+	nodev=0
+	grep -q '"device":null' "$TMP/$1.json" 2>/dev/null && nodev=1
+	if grep -q '"schema"' "$TMP/$1.stdout"; then
+		bad "$1" "the result went to stdout, not to CUDALAB_RESULT_FD"
+	fi
+}
+
+# verdict EX FILE: the solution must pass, the starter must be wrong (or
+# fail at run time, which a starter may do on purpose).
+verdict() {
+	if [ "$2" = solution ]; then
+		if [ "$rc" -eq 0 ] && [ "$st" = pass ]; then ok; return; fi
+		bad "$1/solution${3:-}" "exit $rc, status '$st' (want 0, pass)"
+	else
+		if [ "$rc" -ne 0 ] && [ -n "$st" ] && [ "$st" != pass ]; then ok; return; fi
+		bad "$1/kernel${3:-}" "the starter must fail its check: exit $rc, status '$st'"
+	fi
+	head -c 2000 "$TMP/$1-$2${3:+-simt}.json"
+	head -c 2000 "$TMP/$1-$2${3:+-simt}.stderr"
+}
+
+# --- every exercise, on the GPU when there is one and on simt --------------
+# Each source is compiled once, as PTX for compute_80 (what the runner builds
+# for simt; a GPU of compute capability 8.0 or later runs it too), then
+# linked with the CUDA runtime and, when the library is there, with simt.
+SIMT_LIB=$BUILD/libcudalab-simt.a
+ngpu=0
+for dir in exercises/*/; do
+	ex=$(basename "$dir")
+	[ -f "$dir/harness.cu" ] || continue
+	built=1
+	for f in harness solution kernel; do
+		if ! "$NVCC" -std=c++17 -O2 --no-compress -lineinfo -arch=compute_80 \
+			-code=compute_80 -Iinclude -c "$dir/$f.cu" -o "$TMP/$ex-$f.o" \
+			>"$TMP/log" 2>&1; then
+			cat "$TMP/log"
+			bad "$ex/$f.cu" "does not compile"
+			built=0
+		fi
+	done
+	[ "$built" -eq 1 ] || continue
+	for f in solution kernel; do
+		if "$NVCC" "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" -o "$TMP/$ex-$f" \
+			>"$TMP/log" 2>&1; then
+			ok
+		else
+			cat "$TMP/log"
+			bad "$ex/$f" "does not link"
+			continue
+		fi
+		run_check "$ex-$f" "$TMP/$ex-$f"
+		if [ "$nodev" -eq 1 ]; then
+			# No usable GPU here: the failure must still be reported properly.
+			if [ "$rc" -eq 2 ] && [ "$st" = runtime_error ]; then ok; else
+				bad "$ex/$f" "without a device: exit $rc, status '$st'"
+			fi
+		else
+			ngpu=1
+			verdict "$ex" "$f"
+		fi
+		[ -f "$SIMT_LIB" ] || continue
+		if ! "$NVCC" -cudart none "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" \
+			-L"$BUILD" -lcudalab-simt -lpthread -lm -o "$TMP/$ex-$f-simt" \
+			>"$TMP/log" 2>&1; then
+			echo "harness: simt does not link $ex/$f yet: not run there"
+			continue
+		fi
+		run_check "$ex-$f-simt" "$TMP/$ex-$f-simt"
+		verdict "$ex" "$f" "(simt)"
+	done
+done
+[ "$ngpu" -eq 1 ] || echo "harness: no usable GPU: runs checked for a proper runtime_error only"
+[ -f "$SIMT_LIB" ] || echo "harness: $SIMT_LIB not built: nothing run on simt"
+
+[ -z "$failed" ] || echo "harness: failed:$failed"
+echo "harness: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

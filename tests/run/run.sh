@@ -1,0 +1,418 @@
+#!/bin/sh
+# The runner end to end: check, bench, hint, solution, reset, watch and run
+# driven through the real binary against the fixture exercise in
+# tests/fixtures/run, with planted faults (syntax error, wrong answer,
+# hang, crash, output flood, missing nvcc).  The fixture programs are host
+# code only, so they build against the real CUDA runtime and run without a
+# GPU (CUDALAB_GPU=1 tells cudalab to take the gpu backend anyway); the
+# simt path links a stand-in library built here.  Expected values come
+# from the fixtures, written by hand.  Ends with "run: N passed, M failed".
+set -u
+BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}
+if [ -z "${NVCC:-}" ]; then
+	echo "run: nvcc not found: skipped (install the CUDA toolkit)"
+	echo "run: 0 passed, 0 failed"
+	exit 0
+fi
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+FIX=$SRC/tests/fixtures/run
+SQ=$FIX/exercises/square
+T=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-run-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+
+export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$FIX" CUDALAB_NVCC="$NVCC" CUDALAB_GPU=1
+unset XDG_DATA_HOME CUDALAB_SIMT_LIB CUDALAB_FIXTURE_PIDS
+WORK=$CUDALAB_HOME/work/square/kernel.cu
+
+pass=0
+fail=0
+failed=""
+
+# --- helpers --------------------------------------------------------------
+# cl ARGS: runs cudalab; stdout in $T/out, stderr in $T/err, status in $rc
+cl() {
+	"$BIN" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+# clenv NAME=VALUE... "$BIN" ARGS: the same with a changed environment
+clenv() {
+	env "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+}
+note() { why="$why
+       $1"; }
+expect_rc() { [ "$rc" = "$1" ] || note "exit status $rc, expected $1"; }
+expect_out() { grep -qF -- "$1" "$T/out" || note "stdout lacks: $1"; }
+expect_no_out() { ! grep -qF -- "$1" "$T/out" || note "stdout has: $1"; }
+expect_err() { grep -qF -- "$1" "$T/err" || note "stderr lacks: $1"; }
+# json_expect EXPR: EXPR, a Python expression over d (stdout parsed), holds
+json_expect() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1" 2>/dev/null || note "json: $1"
+}
+# fnv FILE: FNV-1a 64 of FILE's bytes, computed apart from cudalab
+fnv() {
+	python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print("%016x" % h)' "$1"
+}
+# gone PID: no such process, or only a zombie left
+gone() {
+	[ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]
+}
+# wait_count FILE TEXT N [SECONDS]: until FILE has N lines with TEXT
+wait_count() {
+	_i=0
+	_limit=$(( ${4:-60} * 10 ))
+	while [ "$_i" -lt "$_limit" ]; do
+		[ "$(grep -cF -- "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	note "$1: fewer than $3 lines with: $2"
+	return 1
+}
+# compiles NVCC_LOG: how many builds (not --version probes) it logged
+compiles() { grep -c -- ' -o ' "$1" 2>/dev/null || true; }
+
+t() {
+	why=""
+	"$1"
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+		echo "  ok   $1"
+	else
+		fail=$((fail + 1))
+		failed="$failed $1"
+		echo "  FAIL $1$why"
+		sed -n '1,15s/^/       | /p' "$T/out" "$T/err" 2>/dev/null
+	fi
+}
+
+# --- check: verdicts -----------------------------------------------------
+first_check_makes_the_copy() {
+	cl check square
+	expect_rc 1
+	expect_err "$WORK"
+	cmp -s "$WORK" "$SQ/kernel.cu" || note "the copy differs from the starter"
+	expect_out "WRONG square"
+}
+
+syntax_error_names_the_file_and_line() {
+	# variants/syntax.cu has its error on line 3.
+	cl check square --file "$FIX/variants/syntax.cu"
+	expect_rc 1
+	expect_out "COMPILE ERROR square: compile error: $FIX/variants/syntax.cu:3:"
+	expect_no_out "tmp-"
+	cp "$FIX/variants/syntax.cu" "$WORK"
+	cl check square --json
+	expect_rc 1
+	json_expect "d['status'] == 'compile_error'"
+	json_expect "d['compile_errors'][0]['file'] == '$WORK'"
+	json_expect "d['compile_errors'][0]['line'] == 3"
+	json_expect "'$WORK(3)' in d['compile_log'] and 'tmp-' not in d['compile_log']"
+	cp "$SQ/kernel.cu" "$WORK"
+}
+
+wrong_answer_is_wrong() {
+	# variants/wrong.cu returns 290 for x = 17, the harness's input 3.
+	cl check square --file "$FIX/variants/wrong.cu"
+	expect_rc 1
+	expect_out "WRONG square: wrong: case x=17, index 3: expected 289, got 290"
+	cl check square --file "$FIX/variants/wrong.cu" --json
+	json_expect "d['status'] == 'wrong' and d['mismatch']['index'] == 3"
+	json_expect "[c['status'] for c in d['cases']] == ['pass', 'pass', 'pass', 'wrong', 'pass']"
+}
+
+hang_times_out_and_leaves_nothing() {
+	start=$(date +%s)
+	clenv CUDALAB_FIXTURE_PIDS="$T/pids" "$BIN" check square --file "$FIX/variants/hang.cu" \
+		--timeout 2
+	took=$(( $(date +%s) - start ))
+	expect_rc 1
+	expect_out "TIMEOUT square"
+	[ "$took" -lt 40 ] || note "took $took s"
+	[ -s "$T/pids" ] || note "the fixture wrote no pids"
+	read -r harness_pid kid_pid 2>/dev/null <"$T/pids"
+	for p in ${harness_pid:-} ${kid_pid:-}; do
+		gone "$p" || note "process $p is still running"
+	done
+	cl check square --file "$FIX/variants/hang.cu" --timeout 1 --json
+	json_expect "d['status'] == 'timeout' and d['timeout_s'] == 1"
+}
+
+crash_names_the_signal() {
+	cl check square --file "$FIX/variants/crash.cu"
+	expect_rc 1
+	expect_out "RUNTIME ERROR square: runtime error: killed by SIGSEGV"
+	cl check square --file "$FIX/variants/crash.cu" --json
+	json_expect "d['status'] == 'runtime_error' and d['signal'] == 'SIGSEGV'"
+}
+
+flood_is_capped() {
+	# 12 * 1024 lines of 1023 bytes; 1 MiB is kept.
+	total=$((12 * 1024 * 1023))
+	cl check square --file "$FIX/variants/flood.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and len(d['stdout']) == 1048576"
+	json_expect "d['stdout_truncated_bytes'] == $total - 1048576"
+	cl check square --file "$FIX/variants/flood.cu"
+	expect_out "$((total - 1048576)) bytes of stdout"
+}
+
+exit_without_result() {
+	cl check square --file "$FIX/variants/noresult.cu"
+	expect_rc 1
+	expect_out "runtime error: no result"
+}
+
+nvcc_missing_is_an_environment_error() {
+	clenv CUDALAB_NVCC=nvcc PATH=/usr/bin:/bin "$BIN" check square
+	expect_rc 2
+	expect_err "nvcc not found"
+	clenv CUDALAB_NVCC="$T/no/nvcc" "$BIN" check square
+	expect_rc 2
+	expect_err "nvcc not found"
+	clenv CUDALAB_NVCC=nvcc PATH=/usr/bin:/bin "$BIN" run "$FIX/programs/exit7.c"
+	expect_rc 2
+	expect_err "nvcc not found"
+}
+
+gpu_without_gpu_is_an_environment_error() {
+	clenv CUDALAB_GPU=0 "$BIN" check square --backend gpu
+	expect_rc 2
+	expect_err "needs a usable GPU"
+	cl check square --backend tpu
+	expect_rc 2
+	cl check no-such-exercise
+	expect_rc 2
+}
+
+cache_hit_skips_nvcc() {
+	# A stand-in nvcc earlier in PATH logs each call, then runs the real one.
+	mkdir -p "$T/fake"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/nvcc.log" "$NVCC" >"$T/fake/nvcc"
+	chmod +x "$T/fake/nvcc"
+	cp "$SQ/solution.cu" "$T/mine.cu"
+	home=$T/cache-home
+	viafake() { clenv PATH="$T/fake:$PATH" CUDALAB_NVCC= CUDALAB_HOME="$home" "$BIN" "$@"; }
+	: >"$T/nvcc.log"
+	viafake check square --file "$T/mine.cu"
+	expect_rc 0
+	expect_out "build compiled"
+	# The harness is compiled once to an object, then linked with the file.
+	[ "$(compiles "$T/nvcc.log")" = 2 ] || note "first check: $(compiles "$T/nvcc.log") builds"
+	viafake check square --file "$T/mine.cu"
+	expect_rc 0
+	expect_out "build cached"
+	[ "$(compiles "$T/nvcc.log")" = 2 ] || note "unchanged re-check ran nvcc"
+	viafake check square --file "$T/mine.cu" --json
+	json_expect "d['cached'] is True"
+	echo "// changed" >>"$T/mine.cu"
+	viafake check square --file "$T/mine.cu"
+	expect_out "build compiled"
+	n=$(compiles "$T/nvcc.log")
+	[ "$n" = 3 ] || note "a changed file: $n builds in all, not 3"
+	[ "$(grep -c -- ' -c ' "$T/nvcc.log")" = 1 ] || note "the harness was compiled again"
+	[ -z "$(find "$home/cache" -maxdepth 1 -name 'tmp-*')" ] ||
+		note "a temporary build directory was left behind"
+}
+
+json_shape() {
+	cp "$SQ/solution.cu" "$T/shape.cu"
+	cl check square --file "$T/shape.cu" --json
+	expect_rc 0
+	for k in schema exercise status backend cases compile_log stdout stderr \
+		stdout_truncated_bytes stderr_truncated_bytes summary source_hash cached; do
+		json_expect "'$k' in d"
+	done
+	json_expect "d['schema'] == 1 and d['exercise'] == 'square' and d['status'] == 'pass'"
+	json_expect "d['backend'] == 'gpu' and len(d['cases']) == 5"
+	json_expect "all(set(c) >= {'name', 'status'} for c in d['cases'])"
+	json_expect "d['source_hash'] == '$(fnv "$T/shape.cu")'"
+}
+
+attempts_are_recorded() {
+	# Every check so far went to the store; the last was a pass.
+	cl list exercises --json
+	json_expect "[e['status'] for e in d if e['id'] == 'square'] == ['passed']"
+	python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select mode, backend, status, source_hash, result_json from attempt"
+                  " where exercise = ?", ("square",)).fetchall()
+kinds = {r[2] for r in rows}
+want = {"pass", "wrong", "compile_error", "runtime_error", "timeout"}
+ok = want <= kinds and all(r[0] == "check" and r[1] == "gpu" and len(r[3]) == 16
+                           and r[4].startswith("{") for r in rows)
+sys.exit(0 if ok else 1)' "$CUDALAB_HOME/progress.db" || note "attempt rows are not as expected"
+}
+
+bench_reports_timing() {
+	cl bench square --file "$SQ/solution.cu"
+	expect_rc 0
+	expect_out "median"
+	expect_out "40.0% of peak"
+	cl bench square --file "$SQ/solution.cu" --json
+	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25"
+}
+
+simt_attaches_counters() {
+	mkdir -p "$T/simt"
+	if ! ${CC:-cc} -c -o "$T/fake-simt.o" "$FIX/fake-simt.c" ||
+		! ar rcs "$T/simt/libcudalab-simt.a" "$T/fake-simt.o"; then
+		note "cannot build the stand-in library"
+	fi
+	onsimt() { clenv CUDALAB_GPU=0 CUDALAB_SIMT_LIB="$T/simt/libcudalab-simt.a" "$BIN" "$@"; }
+	onsimt bench square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['backend'] == 'simt' and d['simt']['total']['thread_instructions'] == 4242"
+	onsimt bench square --file "$SQ/solution.cu"
+	expect_out "emulation time, not GPU time"
+	grep -qE 'thread_instructions +4242' "$T/out" || note "stdout lacks the counters"
+	onsimt run --counters "$T/counters.json" "$FIX/programs/echo.cu" \
+		-D GREETING='"hi"'
+	expect_rc 0
+	grep -q '"thread_instructions":4242' "$T/counters.json" 2>/dev/null ||
+		note "run --counters wrote no counters"
+}
+
+# A real kernel: on a GPU it must pass and be timed; without one the
+# harness's own runtime error must come through with its message.
+device_kernel() {
+	ongpu() { clenv CUDALAB_GPU= "$BIN" "$@"; }
+	if nvidia-smi -L >/dev/null 2>&1; then
+		ongpu check twice --file "$FIX/exercises/twice/solution.cu" --json
+		expect_rc 0
+		json_expect "d['status'] == 'pass' and d['backend'] == 'gpu'"
+		ongpu check twice
+		expect_rc 1
+		expect_out "WRONG twice: wrong: case n=1, index 0: expected -96, got NaN"
+		ongpu bench twice --file "$FIX/exercises/twice/solution.cu"
+		expect_rc 0
+		expect_out "% of peak"
+		expect_out "build cached"
+	else
+		cl check twice --file "$FIX/exercises/twice/solution.cu"
+		expect_rc 1
+		expect_out "RUNTIME ERROR twice: runtime error: cudaGetDeviceProperties"
+	fi
+}
+
+# --- hint, solution, reset -----------------------------------------------
+hints_in_order_and_remembered() {
+	cl hint square
+	expect_out "Hint 1 of 3: First hint, about multiplying."
+	cl hint square
+	expect_out "Hint 2 of 3: Second hint, about x times x."
+	cl hint square
+	expect_out "Hint 3 of 3: Third hint, the last one."
+	expect_out "last hint"
+	cl hint square
+	expect_rc 0
+	expect_out "No more hints"
+	cl hint square
+	expect_out "No more hints"
+}
+
+solution_only_after_a_pass() {
+	home=$T/sol-home
+	clenv CUDALAB_HOME="$home" "$BIN" solution square
+	expect_rc 1
+	expect_no_out "SOLUTION-MARKER"
+	expect_err "--force"
+	clenv CUDALAB_HOME="$home" "$BIN" solution square --force
+	expect_rc 0
+	expect_out "SOLUTION-MARKER"
+	expect_err "warning"
+	clenv CUDALAB_HOME="$home" "$BIN" check square --file "$SQ/solution.cu"
+	clenv CUDALAB_HOME="$home" "$BIN" solution square
+	expect_rc 0
+	expect_out "SOLUTION-MARKER"
+	[ ! -s "$T/err" ] || note "a warning after a pass"
+}
+
+reset_keeps_a_backup() {
+	echo "// my edits" >"$WORK"
+	cl reset square
+	expect_rc 0
+	cmp -s "$WORK" "$SQ/kernel.cu" || note "the copy is not the starter"
+	[ "$(cat "$WORK.bak" 2>/dev/null)" = "// my edits" ] || note "no .bak with the old copy"
+	expect_out "$WORK.bak"
+}
+
+# --- watch ------------------------------------------------------------------
+watch_rechecks_on_save() {
+	home=$T/watch-home
+	work=$home/work/square/kernel.cu
+	CUDALAB_HOME=$home "$BIN" watch square >"$T/wout" 2>"$T/werr" &
+	wpid=$!
+	if wait_count "$T/wout" "Watching" 1 60; then
+		# Saved the way many editors do: a new file renamed over the old.
+		cp "$SQ/solution.cu" "$work.new" && mv "$work.new" "$work"
+		wait_count "$T/wout" "PASS square" 1 60
+		# Saved in place.
+		cat "$FIX/variants/wrong.cu" >"$work"
+		wait_count "$T/wout" "WRONG square" 2 60
+	fi
+	kill -INT "$wpid" 2>/dev/null
+	wait "$wpid"
+	wrc=$?
+	[ "$wrc" = 0 ] || note "watch ended with $wrc after Ctrl-C"
+	cp "$T/wout" "$T/out"
+}
+
+# --- run ------------------------------------------------------------------
+run_returns_the_programs_code() {
+	cl run "$FIX/programs/exit7.c" -- one "two words"
+	expect_rc 7
+	expect_out "arg 2: two words"
+	echo "from stdin" |
+		"$BIN" run -D 'GREETING="hello"' "$FIX/programs/echo.cu" >"$T/out" 2>"$T/err"
+	rc=$?
+	expect_rc 0
+	expect_out "from stdin"
+	expect_out "hello"
+}
+
+run_signal_timeout_compile_error() {
+	cl run "$FIX/programs/abort.cpp"
+	expect_rc $((128 + 6))
+	start=$(date +%s)
+	cl run --timeout 1 "$FIX/programs/spin.c"
+	expect_rc 124
+	[ $(( $(date +%s) - start )) -lt 30 ] || note "the timeout did not stop it"
+	cl run "$FIX/programs/broken.cu"
+	expect_rc 125
+	expect_err "broken.cu(3): error"
+}
+
+run_usage_errors() {
+	cl run --frobnicate "$FIX/programs/exit7.c"
+	expect_rc 2
+	[ "$(wc -l <"$T/err")" = 1 ] || note "not one line"
+	cl run "$T/missing.cu"
+	expect_rc 2
+	cl run "$FIX/exercises/square/exercise.md"
+	expect_rc 2
+	cl run
+	expect_rc 2
+}
+
+echo "run: $BIN, nvcc $NVCC"
+for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
+	wrong_answer_is_wrong hang_times_out_and_leaves_nothing crash_names_the_signal \
+	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
+	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
+	attempts_are_recorded bench_reports_timing simt_attaches_counters device_kernel \
+	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
+	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
+	run_usage_errors; do
+	# RUN_ONLY="name ..." runs just those
+	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
+done
+[ -z "$failed" ] || echo "run: failed:$failed"
+echo "run: $pass passed, $fail failed"
+[ "$fail" = 0 ]
