@@ -54,7 +54,7 @@ SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
 
-.PHONY: all run test test-unit test-gpu bench bench-simt install uninstall clean deps FORCE
+.PHONY: all run test test-unit test-gpu bench bench-run bench-simt install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -113,6 +113,12 @@ test-unit: $(UNIT_BIN) $(BIN)
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)
 	@CUDALAB_BIN='$(abspath $(BIN))' sh tests/bench/reader.sh
+
+# An unchanged re-check: the program's own run time plus at most 100 ms.
+bench-run: $(BIN) $(SIMT_LIB)
+	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh tests/run/bench.sh
+	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' CUDALAB_CONTENT='$(CURDIR)' \
+		BACKEND=simt sh tests/run/bench.sh vector-add
 
 bench-simt: $(SIMT_LIB)
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/bench/simt.sh
