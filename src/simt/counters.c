@@ -1,0 +1,141 @@
+/* Profiler-style counters per kernel, written as JSON when the program
+ * exits if CUDALAB_SIMT_COUNTERS names a file. */
+#include "simt_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool simt_counters_on;
+
+struct kernel_counts {
+	char *name;
+	uint64_t launches;
+	double seconds;
+	struct simt_counts c;
+};
+
+static struct kernel_counts *table;
+static size_t ntable;
+static char *out_path;
+static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void simt_counters_add(const char *kernel, const struct simt_counts *c,
+		       double seconds)
+{
+	struct kernel_counts *k = NULL;
+	const uint64_t *s = (const uint64_t *)(const void *)c;
+	uint64_t *d;
+	size_t i;
+
+	pthread_mutex_lock(&counters_lock);
+	for (i = 0; i < ntable; i++)
+		if (strcmp(table[i].name, kernel) == 0)
+			k = &table[i];
+	if (!k) {
+		table = simt_xrealloc(table, (ntable + 1) * sizeof *table);
+		k = &table[ntable++];
+		memset(k, 0, sizeof *k);
+		k->name = simt_xstrdup(kernel);
+	}
+	k->launches++;
+	k->seconds += seconds;
+	d = (uint64_t *)(void *)&k->c;
+	for (i = 0; i < sizeof *c / sizeof(uint64_t); i++)
+		d[i] += s[i];
+	pthread_mutex_unlock(&counters_lock);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void write_fields(FILE *f, uint64_t launches, double seconds,
+			 const struct simt_counts *c)
+{
+	fprintf(f, "\"launches\":%llu,\"thread_instructions\":%llu,"
+		"\"warp_instructions\":%llu,\"seconds\":%.6f,"
+		"\"global_load_requests\":%llu,\"global_store_requests\":%llu,"
+		"\"global_load_sectors\":%llu,\"global_store_sectors\":%llu,"
+		"\"shared_load_requests\":%llu,\"shared_store_requests\":%llu,"
+		"\"shared_bank_conflicts\":%llu,\"branches\":%llu,"
+		"\"divergent_branches\":%llu,\"atomics\":%llu,\"barriers\":%llu,"
+		"\"local_loads\":%llu,\"local_stores\":%llu,"
+		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
+		"\"shared_races\":%llu",
+		(unsigned long long)launches, (unsigned long long)c->thread_insts,
+		(unsigned long long)c->warp_insts, seconds,
+		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
+		(unsigned long long)c->gld_sectors,
+		(unsigned long long)c->gst_sectors,
+		(unsigned long long)c->sld_req, (unsigned long long)c->sst_req,
+		(unsigned long long)c->bank_conflicts,
+		(unsigned long long)c->branches, (unsigned long long)c->divergent,
+		(unsigned long long)c->atomics, (unsigned long long)c->barriers,
+		(unsigned long long)c->local_ld, (unsigned long long)c->local_st,
+		(unsigned long long)c->flops_f32, (unsigned long long)c->flops_f64,
+		(unsigned long long)c->flops_f16, (unsigned long long)c->races);
+}
+
+static void write_counters(void)
+{
+	struct simt_counts total;
+	uint64_t launches = 0;
+	double seconds = 0;
+	FILE *f;
+	size_t i, j;
+	char name[512];
+
+	if (!out_path)
+		return;
+	f = fopen(out_path, "w");
+	if (!f) {
+		simt_warn("cannot write counters to %s", out_path);
+		return;
+	}
+	memset(&total, 0, sizeof total);
+	fputs("{\"schema\":1,\"kernels\":[", f);
+	for (i = 0; i < ntable; i++) {
+		const uint64_t *s = (const uint64_t *)(const void *)&table[i].c;
+		uint64_t *d = (uint64_t *)(void *)&total;
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		json_string(f, simt_demangle(table[i].name, name, sizeof name));
+		fputs(",\"mangled\":", f);
+		json_string(f, table[i].name);
+		fputc(',', f);
+		write_fields(f, table[i].launches, table[i].seconds, &table[i].c);
+		fputc('}', f);
+		for (j = 0; j < sizeof total / sizeof(uint64_t); j++)
+			d[j] += s[j];
+		launches += table[i].launches;
+		seconds += table[i].seconds;
+	}
+	fputs("],\"total\":{", f);
+	write_fields(f, launches, seconds, &total);
+	fputs("}}\n", f);
+	fclose(f);
+}
+
+void simt_counters_init(void)
+{
+	const char *p = getenv("CUDALAB_SIMT_COUNTERS");
+
+	if (!p || !*p)
+		return;
+	out_path = simt_xstrdup(p);
+	simt_counters_on = true;
+	atexit(write_counters);
+}

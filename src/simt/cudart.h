@@ -1,0 +1,556 @@
+/* The C view of the CUDA runtime interface that simt implements.
+ *
+ * Programs built with `nvcc -cudart none` call these symbols; simt defines
+ * them.  The layouts (field order and types) follow the CUDA 13 runtime so a
+ * program compiled against the toolkit headers and linked with simt sees the
+ * same structures.  Only what simt needs is declared; enum values are the
+ * toolkit's. */
+#ifndef SIMT_CUDART_H
+#define SIMT_CUDART_H
+
+#include <stddef.h>
+
+typedef enum cudaError {
+	cudaSuccess = 0,
+	cudaErrorInvalidValue = 1,
+	cudaErrorMemoryAllocation = 2,
+	cudaErrorInitializationError = 3,
+	cudaErrorInvalidConfiguration = 9,
+	cudaErrorInvalidPitchValue = 12,
+	cudaErrorInvalidSymbol = 13,
+	cudaErrorInvalidHostPointer = 16,
+	cudaErrorInvalidDevicePointer = 17,
+	cudaErrorInvalidMemcpyDirection = 21,
+	cudaErrorMissingConfiguration = 52,
+	cudaErrorInvalidDeviceFunction = 98,
+	cudaErrorNoDevice = 100,
+	cudaErrorInvalidDevice = 101,
+	cudaErrorInvalidKernelImage = 200,
+	cudaErrorNoKernelImageForDevice = 209,
+	cudaErrorUnsupportedLimit = 215,
+	cudaErrorInvalidPtx = 218,
+	cudaErrorInvalidResourceHandle = 400,
+	cudaErrorSymbolNotFound = 500,
+	cudaErrorNotReady = 600,
+	cudaErrorIllegalAddress = 700,
+	cudaErrorLaunchOutOfResources = 701,
+	cudaErrorLaunchTimeout = 702,
+	cudaErrorAssert = 710,
+	cudaErrorHostMemoryAlreadyRegistered = 712,
+	cudaErrorHostMemoryNotRegistered = 713,
+	cudaErrorHardwareStackError = 714,
+	cudaErrorIllegalInstruction = 715,
+	cudaErrorMisalignedAddress = 716,
+	cudaErrorInvalidAddressSpace = 717,
+	cudaErrorLaunchFailure = 719,
+	cudaErrorCooperativeLaunchTooLarge = 720,
+	cudaErrorNotPermitted = 800,
+	cudaErrorNotSupported = 801,
+	cudaErrorUnknown = 999,
+} cudaError_t;
+
+typedef struct dim3 {
+	unsigned int x, y, z;
+} dim3;
+
+typedef struct uint3 {
+	unsigned int x, y, z;
+} uint3;
+
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUkern_st *cudaKernel_t;
+typedef struct CUfunc_st *cudaFunction_t;
+
+enum cudaMemcpyKind {
+	cudaMemcpyHostToHost = 0,
+	cudaMemcpyHostToDevice = 1,
+	cudaMemcpyDeviceToHost = 2,
+	cudaMemcpyDeviceToDevice = 3,
+	cudaMemcpyDefault = 4,
+};
+
+enum cudaMemoryType {
+	cudaMemoryTypeUnregistered = 0,
+	cudaMemoryTypeHost = 1,
+	cudaMemoryTypeDevice = 2,
+	cudaMemoryTypeManaged = 3,
+};
+
+enum cudaLimit {
+	cudaLimitStackSize = 0,
+	cudaLimitPrintfFifoSize = 1,
+	cudaLimitMallocHeapSize = 2,
+	cudaLimitDevRuntimeSyncDepth = 3,
+	cudaLimitDevRuntimePendingLaunchCount = 4,
+	cudaLimitMaxL2FetchGranularity = 5,
+	cudaLimitPersistingL2CacheSize = 6,
+};
+
+enum cudaFuncAttribute {
+	cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+	cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+	cudaFuncAttributeClusterDimMustBeSet = 10,
+	cudaFuncAttributeRequiredClusterWidth = 11,
+	cudaFuncAttributeRequiredClusterHeight = 12,
+	cudaFuncAttributeRequiredClusterDepth = 13,
+	cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+	cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+};
+
+enum cudaFuncCache {
+	cudaFuncCachePreferNone = 0,
+	cudaFuncCachePreferShared = 1,
+	cudaFuncCachePreferL1 = 2,
+	cudaFuncCachePreferEqual = 3,
+};
+
+/* cudaDeviceAttr values simt answers; the numbering is the toolkit's. */
+enum cudaDeviceAttr {
+	cudaDevAttrMaxThreadsPerBlock = 1,
+	cudaDevAttrMaxBlockDimX = 2,
+	cudaDevAttrMaxBlockDimY = 3,
+	cudaDevAttrMaxBlockDimZ = 4,
+	cudaDevAttrMaxGridDimX = 5,
+	cudaDevAttrMaxGridDimY = 6,
+	cudaDevAttrMaxGridDimZ = 7,
+	cudaDevAttrMaxSharedMemoryPerBlock = 8,
+	cudaDevAttrTotalConstantMemory = 9,
+	cudaDevAttrWarpSize = 10,
+	cudaDevAttrMaxPitch = 11,
+	cudaDevAttrMaxRegistersPerBlock = 12,
+	cudaDevAttrClockRate = 13,
+	cudaDevAttrTextureAlignment = 14,
+	cudaDevAttrGpuOverlap = 15,
+	cudaDevAttrMultiProcessorCount = 16,
+	cudaDevAttrKernelExecTimeout = 17,
+	cudaDevAttrIntegrated = 18,
+	cudaDevAttrCanMapHostMemory = 19,
+	cudaDevAttrComputeMode = 20,
+	cudaDevAttrConcurrentKernels = 31,
+	cudaDevAttrEccEnabled = 32,
+	cudaDevAttrPciBusId = 33,
+	cudaDevAttrPciDeviceId = 34,
+	cudaDevAttrTccDriver = 35,
+	cudaDevAttrMemoryClockRate = 36,
+	cudaDevAttrGlobalMemoryBusWidth = 37,
+	cudaDevAttrL2CacheSize = 38,
+	cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+	cudaDevAttrAsyncEngineCount = 40,
+	cudaDevAttrUnifiedAddressing = 41,
+	cudaDevAttrPciDomainId = 50,
+	cudaDevAttrComputeCapabilityMajor = 75,
+	cudaDevAttrComputeCapabilityMinor = 76,
+	cudaDevAttrStreamPrioritiesSupported = 78,
+	cudaDevAttrGlobalL1CacheSupported = 79,
+	cudaDevAttrLocalL1CacheSupported = 80,
+	cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+	cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+	cudaDevAttrManagedMemory = 83,
+	cudaDevAttrIsMultiGpuBoard = 84,
+	cudaDevAttrMultiGpuBoardGroupID = 85,
+	cudaDevAttrHostNativeAtomicSupported = 86,
+	cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+	cudaDevAttrPageableMemoryAccess = 88,
+	cudaDevAttrConcurrentManagedAccess = 89,
+	cudaDevAttrComputePreemptionSupported = 90,
+	cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+	cudaDevAttrCooperativeLaunch = 95,
+	cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+	cudaDevAttrHostRegisterSupported = 99,
+	cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+	cudaDevAttrMaxPersistingL2CacheSize = 108,
+	cudaDevAttrMaxAccessPolicyWindowSize = 109,
+	cudaDevAttrReservedSharedMemoryPerBlock = 111,
+	cudaDevAttrMemoryPoolsSupported = 115,
+	cudaDevAttrClusterLaunch = 120,
+};
+
+typedef struct CUuuid_st {
+	char bytes[16];
+} cudaUUID_t;
+
+struct cudaDeviceProp {
+	char name[256];
+	cudaUUID_t uuid;
+	char luid[8];
+	unsigned int luidDeviceNodeMask;
+	size_t totalGlobalMem;
+	size_t sharedMemPerBlock;
+	int regsPerBlock;
+	int warpSize;
+	size_t memPitch;
+	int maxThreadsPerBlock;
+	int maxThreadsDim[3];
+	int maxGridSize[3];
+	size_t totalConstMem;
+	int major;
+	int minor;
+	size_t textureAlignment;
+	size_t texturePitchAlignment;
+	int multiProcessorCount;
+	int integrated;
+	int canMapHostMemory;
+	int maxTexture1D;
+	int maxTexture1DMipmap;
+	int maxTexture2D[2];
+	int maxTexture2DMipmap[2];
+	int maxTexture2DLinear[3];
+	int maxTexture2DGather[2];
+	int maxTexture3D[3];
+	int maxTexture3DAlt[3];
+	int maxTextureCubemap;
+	int maxTexture1DLayered[2];
+	int maxTexture2DLayered[3];
+	int maxTextureCubemapLayered[2];
+	int maxSurface1D;
+	int maxSurface2D[2];
+	int maxSurface3D[3];
+	int maxSurface1DLayered[2];
+	int maxSurface2DLayered[3];
+	int maxSurfaceCubemap;
+	int maxSurfaceCubemapLayered[2];
+	size_t surfaceAlignment;
+	int concurrentKernels;
+	int ECCEnabled;
+	int pciBusID;
+	int pciDeviceID;
+	int pciDomainID;
+	int tccDriver;
+	int asyncEngineCount;
+	int unifiedAddressing;
+	int memoryBusWidth;
+	int l2CacheSize;
+	int persistingL2CacheMaxSize;
+	int maxThreadsPerMultiProcessor;
+	int streamPrioritiesSupported;
+	int globalL1CacheSupported;
+	int localL1CacheSupported;
+	size_t sharedMemPerMultiprocessor;
+	int regsPerMultiprocessor;
+	int managedMemory;
+	int isMultiGpuBoard;
+	int multiGpuBoardGroupID;
+	int hostNativeAtomicSupported;
+	int pageableMemoryAccess;
+	int concurrentManagedAccess;
+	int computePreemptionSupported;
+	int canUseHostPointerForRegisteredMem;
+	int cooperativeLaunch;
+	size_t sharedMemPerBlockOptin;
+	int pageableMemoryAccessUsesHostPageTables;
+	int directManagedMemAccessFromHost;
+	int maxBlocksPerMultiProcessor;
+	int accessPolicyMaxWindowSize;
+	size_t reservedSharedMemPerBlock;
+	int hostRegisterSupported;
+	int sparseCudaArraySupported;
+	int hostRegisterReadOnlySupported;
+	int timelineSemaphoreInteropSupported;
+	int memoryPoolsSupported;
+	int gpuDirectRDMASupported;
+	unsigned int gpuDirectRDMAFlushWritesOptions;
+	int gpuDirectRDMAWritesOrdering;
+	unsigned int memoryPoolSupportedHandleTypes;
+	int deferredMappingCudaArraySupported;
+	int ipcEventSupported;
+	int clusterLaunch;
+	int unifiedFunctionPointers;
+	int deviceNumaConfig;
+	int deviceNumaId;
+	int mpsEnabled;
+	int hostNumaId;
+	unsigned int gpuPciDeviceID;
+	unsigned int gpuPciSubsystemID;
+	int hostNumaMultinodeIpcSupported;
+	int reserved[56];
+};
+
+_Static_assert(sizeof(struct cudaDeviceProp) == 1008,
+	       "cudaDeviceProp must match the CUDA 13 layout");
+
+struct cudaFuncAttributes {
+	size_t sharedSizeBytes;
+	size_t constSizeBytes;
+	size_t localSizeBytes;
+	int maxThreadsPerBlock;
+	int numRegs;
+	int ptxVersion;
+	int binaryVersion;
+	int cacheModeCA;
+	int maxDynamicSharedSizeBytes;
+	int preferredShmemCarveout;
+	int clusterDimMustBeSet;
+	int requiredClusterWidth;
+	int requiredClusterHeight;
+	int requiredClusterDepth;
+	int clusterSchedulingPolicyPreference;
+	int nonPortableClusterSizeAllowed;
+	int reserved[16];
+};
+
+struct cudaPointerAttributes {
+	enum cudaMemoryType type;
+	int device;
+	void *devicePointer;
+	void *hostPointer;
+	long reserved[8];
+};
+
+struct cudaMemLocation {
+	int type;
+	int id;
+};
+
+typedef struct cudaLaunchAttribute_st {
+	int id;
+	char pad[4];
+	char val[64];
+} cudaLaunchAttribute;
+
+typedef struct cudaLaunchConfig_st {
+	dim3 gridDim;
+	dim3 blockDim;
+	size_t dynamicSmemBytes;
+	cudaStream_t stream;
+	cudaLaunchAttribute *attrs;
+	unsigned int numAttrs;
+} cudaLaunchConfig_t;
+
+typedef void (*cudaHostFn_t)(void *userData);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status,
+				     void *userData);
+
+/* Host ABI that nvcc-generated code calls. */
+void **__cudaRegisterFatBinary(void *fatCubin);
+void __cudaRegisterFatBinaryEnd(void **handle);
+void __cudaUnregisterFatBinary(void **handle);
+void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+			    const char *deviceName, int threadLimit, uint3 *tid,
+			    uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress,
+		       const char *deviceName, int ext, size_t size,
+		       int constant, int global);
+void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
+			      char *deviceAddress, const char *deviceName,
+			      int ext, size_t size, int constant, int global);
+char __cudaInitModule(void **handle);
+unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
+				     size_t sharedMem, cudaStream_t stream);
+cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
+				       size_t *sharedMem, void *stream);
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
+			       dim3 blockDim, void **args, size_t sharedMem,
+			       cudaStream_t stream);
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
+				    dim3 blockDim, void **args,
+				    size_t sharedMem, cudaStream_t stream);
+
+/* Runtime API. */
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaInitDevice(int device, unsigned deviceFlags, unsigned flags);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
+				   int device);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaSetDeviceFlags(unsigned flags);
+cudaError_t cudaGetDeviceFlags(unsigned *flags);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
+cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
+cudaError_t cudaMallocHost(void **ptr, size_t size);
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
+cudaError_t cudaFreeHost(void *ptr);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+			    size_t height);
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream);
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags);
+cudaError_t cudaHostUnregister(void *ptr);
+cudaError_t cudaHostGetDevicePointer(void **devPtr, void *host, unsigned flags);
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
+				     const void *ptr);
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+		       enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+			    enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+			   int srcDevice, size_t count);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+			      size_t spitch, size_t width, size_t height,
+			      enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+			    cudaStream_t stream);
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+			 size_t height);
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+			      size_t width, size_t height, cudaStream_t stream);
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+			       size_t count, size_t offset,
+			       enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+				 size_t offset, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+				    size_t count, size_t offset,
+				    enum cudaMemcpyKind kind,
+				    cudaStream_t stream);
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+				      size_t count, size_t offset,
+				      enum cudaMemcpyKind kind,
+				      cudaStream_t stream);
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+				 struct cudaMemLocation location,
+				 unsigned flags, cudaStream_t stream);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+			  struct cudaMemLocation location);
+
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned flags,
+					 int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+				unsigned flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream,
+				  cudaStreamCallback_t callback,
+				  void *userData, unsigned flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
+			       void *userData);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+				     unsigned flags);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start,
+				 cudaEvent_t end);
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+				  const void *func);
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+				 int value);
+cudaError_t cudaFuncSetCacheConfig(const void *func,
+				   enum cudaFuncCache config);
+cudaError_t cudaFuncGetName(const char **name, const void *func);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
+							  const void *func,
+							  int blockSize,
+							  size_t dynamicSmem);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+	int *numBlocks, const void *func, int blockSize, size_t dynamicSmem,
+	unsigned flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *smem,
+						      const void *func,
+						      int numBlocks,
+						      int blockSize);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+			     void **args, size_t sharedMem,
+			     cudaStream_t stream);
+cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
+				  dim3 blockDim, void **args, size_t sharedMem,
+				  cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+					dim3 blockDim, void **args,
+					size_t sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
+				const void *func, void **args);
+
+/* The same calls as compiled with --default-stream per-thread. */
+cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum
+                            cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t
+                              spitch, size_t width, size_t height, enum
+                              cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t
+                                      count, size_t offset, enum cudaMemcpyKind
+                                      kind);
+cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t
+                                    count, size_t offset, enum cudaMemcpyKind
+                                    kind);
+cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count);
+cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t
+                              width, size_t height);
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t
+                                          stream, unsigned flags);
+cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim,
+                                             dim3 blockDim, void **args, size_t
+                                             sharedMem, cudaStream_t stream);
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void
+                                    *userData);
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const
+                                     void *func, void **args);
+cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t
+                                 stream);
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct
+                                      cudaMemLocation location, unsigned flags,
+                                      cudaStream_t stream);
+cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src,
+                                   size_t spitch, size_t width, size_t height,
+                                   enum cudaMemcpyKind kind, cudaStream_t
+                                   stream);
+cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum
+                                 cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol,
+                                           size_t count, size_t offset, enum
+                                           cudaMemcpyKind kind, cudaStream_t
+                                           stream);
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src,
+                                         size_t count, size_t offset, enum
+                                         cudaMemcpyKind kind, cudaStream_t
+                                         stream);
+cudaError_t cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value,
+                                   size_t width, size_t height, cudaStream_t
+                                   stream);
+cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count,
+                                 cudaStream_t stream);
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
+                                       cudaStreamCallback_t callback, void
+                                       *userData, unsigned flags);
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
+                                     unsigned flags);
+
+#endif

@@ -1,0 +1,162 @@
+/* State of a running kernel, shared by the warp interpreter (exec.c) and
+ * the block scheduler (launch.c). */
+#ifndef SIMT_EXEC_H
+#define SIMT_EXEC_H
+
+#include "simt_int.h"
+
+#include <stdatomic.h>
+
+#define NBARRIERS 16
+#define NO_FRAME UINT32_MAX
+
+/* A call frame: the registers and local depot of one function activation,
+ * shared by the lanes that made the call together. */
+struct frame {
+	uint32_t func;
+	uint32_t row_base;
+	uint32_t local_base;
+	uint32_t ret_pc;
+	uint32_t parent;
+	uint32_t callsite;
+	uint32_t depth;
+	uint32_t active;       /* lanes with this frame on their call stack */
+	uint32_t rows_top;     /* stack tops to restore when popped */
+	uint32_t local_top;
+};
+
+/* A warp runs one group of lanes at a time: those at the lowest pc among
+ * the deepest frame's runnable lanes.  Lanes outside the group keep their
+ * pc in lane_pc; the group's lanes have pc `pc`. */
+struct warp {
+	uint32_t pc;
+	uint32_t mask;         /* lanes of the current group; 0: pick anew */
+	uint32_t fi;           /* frame of the current group */
+	uint32_t next_pc;      /* lowest pc of other runnable lanes in fi */
+	uint32_t exist;
+	uint32_t exited;
+	uint32_t bar_wait;
+	uint32_t sync_wait;
+	uint32_t carry;
+	uint32_t barmask[NBARRIERS];
+	uint32_t lane_pc[32];
+	uint32_t lane_fi[32];
+	struct frame *frames;
+	uint32_t nframes, capframes;
+	uint64_t *regs;
+	uint32_t rows_cap, rows_top;
+	uint32_t local_top;
+	uint64_t *sregs;
+	uint64_t scratch[32];  /* destination of sinks (`_`) */
+	uint32_t id;
+	/* After a time slice: lanes that ran last, so the next pick lets
+	 * others go first (a lane may be spinning on another's store). */
+	uint32_t rotate_from;
+	uint32_t synced;       /* __syncwarp() calls completed */
+};
+
+struct barrier {
+	uint32_t arrived;
+	uint32_t expected;     /* 0: every live thread of the block */
+	uint32_t red_count;
+	bool red_and, red_or;
+};
+
+struct launch_state;
+
+struct alloc_cache {
+	uint64_t lo[4];
+	uint64_t size[4];
+};
+
+/* What one worker thread needs to run blocks of a launch. */
+struct block_ctx {
+	struct launch_state *L;
+	struct warp *warps;
+	uint32_t nwarps, capwarps;
+	uint8_t *shared;
+	size_t shared_cap;
+	uint8_t *local;
+	size_t local_cap;
+	uint32_t ctaid[3];
+	uint64_t block;        /* linear block index */
+	uint32_t exited_threads;
+	struct barrier bars[NBARRIERS];
+	struct simt_counts counts;
+	struct alloc_cache cache;
+	struct simt_buf out;   /* device printf output of this block */
+	uint64_t budget_tick;
+	bool stop;
+	/* CUDALAB_SIMT_RACECHECK: last writer and reader of every shared
+	 * word, and the barrier epoch. */
+	struct race_word *shadow;
+	size_t shadow_cap;
+	uint32_t epoch;
+};
+
+struct race_word {
+	uint32_t w_tid, w_epoch, w_sync;
+	uint32_t r_tid, r_epoch, r_sync;
+};
+
+struct launch_state {
+	struct simt_module *mod;
+	struct simt_func *fn;
+	dim3 grid, block;
+	uint32_t nthreads, nwarps;
+	uint64_t nblocks;
+	atomic_ullong next_block;
+	uint8_t *kparams;
+	uint32_t shared_static, shared_dyn, shared_size;
+	uint32_t local_per_thread;
+	uint32_t entry_rows;
+	atomic_int abort;
+	pthread_mutex_t lock;
+	struct simt_fault fault;
+	uint64_t budget;
+	atomic_ullong used;
+	/* printf output per block, flushed in block order at the end */
+	struct block_out {
+		uint64_t block;
+		char *s;
+		size_t len;
+	} *outs;
+	size_t nouts, capouts, out_bytes;
+	bool out_dropped;
+	struct simt_counts total;
+	/* device heap for malloc in kernels */
+	uint8_t *heap;
+	uint64_t heap_size;
+	bool racecheck;
+	uint32_t race_reports;
+	uint32_t race_seen[32];   /* reported (pc << 2 | kind) */
+	uint64_t races;
+};
+
+/* exec.c */
+/* Runs the warp until none of its lanes can go on (all exited, waiting at
+ * a barrier or a warp-synchronous instruction) or the launch stops. */
+void simt_run_warp(struct block_ctx *bc, struct warp *w);
+void simt_warp_start(struct block_ctx *bc, struct warp *w);
+/* Releases barrier `id` if it is complete; returns true if it did. */
+bool simt_barrier_check(struct block_ctx *bc, uint32_t id);
+
+/* launch.c: records the first fault of the launch and stops it.  `w` and
+ * `lane` locate the thread, `in` the instruction (may be NULL). */
+void simt_fault(struct block_ctx *bc, const struct warp *w, int lane,
+		const struct simt_insn *in, cudaError_t err, const char *fmt,
+		...) __attribute__((format(printf, 6, 7)));
+void simt_thread_coords(const struct block_ctx *bc, const struct warp *w,
+			int lane, uint32_t tid[3]);
+void simt_describe_insn(struct simt_buf *b, const struct simt_module *mod,
+			const struct simt_insn *in, uint32_t pc);
+
+/* race.c: checks a shared-memory access of n bytes at offset off by
+ * `lane` of `w` against the others since the last barrier, and reports
+ * the first hazards of a launch on stderr. */
+void simt_race_access(struct block_ctx *bc, const struct warp *w,
+		      unsigned lane, const struct simt_insn *in, uint64_t off,
+		      uint32_t n, bool write);
+void simt_race_block_start(struct block_ctx *bc);
+
+#endif

@@ -1,0 +1,498 @@
+/* Memory management and copies of the runtime API.  Device memory is host
+ * memory tracked by memory.c; copies check that the device side of a copy
+ * lies inside one allocation, as the CUDA runtime does, and complete before
+ * returning (so every *Async variant is synchronous). */
+#include "simt_int.h"
+
+#include <string.h>
+
+#define ENTER() \
+	do { \
+		simt_init(); \
+		if (simt_sticky() != cudaSuccess) \
+			return simt_set_error(simt_sticky()); \
+	} while (0)
+
+static cudaError_t fail(cudaError_t e)
+{
+	return simt_set_error(e);
+}
+
+static bool device_range(const void *p, size_t n)
+{
+	return simt_mem_find((uint64_t)(uintptr_t)p, n ? n : 1) != NULL;
+}
+
+/* ---- allocation ---- */
+
+static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags)
+{
+	ENTER();
+	if (!ptr)
+		return fail(cudaErrorInvalidValue);
+	if (size == 0) {
+		*ptr = NULL;
+		return cudaSuccess;
+	}
+	simt_lock();
+	*ptr = simt_mem_alloc(size, kind, flags);
+	simt_unlock();
+	return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	return alloc(devPtr, size, MEM_DEVICE, 0);
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
+{
+	return alloc(devPtr, size, MEM_MANAGED, flags);
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+	return alloc(ptr, size, MEM_HOST, 0);
+}
+
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags)
+{
+	return alloc(ptr, size, MEM_HOST, flags);
+}
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+	(void)stream;
+	return alloc(devPtr, size, MEM_DEVICE, 0);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+			    size_t height)
+{
+	size_t p = (width + 511) / 512 * 512;
+	cudaError_t e;
+
+	if (!pitch)
+		return fail(cudaErrorInvalidValue);
+	e = alloc(devPtr, p * height, MEM_DEVICE, 0);
+	if (e == cudaSuccess)
+		*pitch = p;
+	return e;
+}
+
+static cudaError_t release(void *p, int kind)
+{
+	int rc;
+
+	ENTER();
+	if (!p)
+		return cudaSuccess;
+	simt_lock();
+	rc = simt_mem_free(p, kind);
+	simt_unlock();
+	return rc == 0 ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	return release(devPtr, MEM_DEVICE);
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+	(void)stream;
+	return release(devPtr, MEM_DEVICE);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+	return release(ptr, MEM_HOST);
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
+{
+	ENTER();
+	if (!ptr || !size)
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	if (simt_mem_find((uint64_t)(uintptr_t)ptr, 1)) {
+		simt_unlock();
+		return fail(cudaErrorHostMemoryAlreadyRegistered);
+	}
+	simt_mem_track(ptr, size, MEM_REGISTERED, NULL, false);
+	simt_unlock();
+	(void)flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+	const struct simt_alloc *al;
+
+	ENTER();
+	simt_lock();
+	al = simt_mem_find((uint64_t)(uintptr_t)ptr, 1);
+	if (!al || al->kind != MEM_REGISTERED || al->base != (uintptr_t)ptr) {
+		simt_unlock();
+		return fail(cudaErrorHostMemoryNotRegistered);
+	}
+	simt_mem_untrack(ptr);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **devPtr, void *host, unsigned flags)
+{
+	const struct simt_alloc *al;
+
+	(void)flags;
+	ENTER();
+	if (!devPtr)
+		return fail(cudaErrorInvalidValue);
+	al = simt_mem_find((uint64_t)(uintptr_t)host, 1);
+	if (!al || (al->kind != MEM_HOST && al->kind != MEM_REGISTERED &&
+		    al->kind != MEM_MANAGED))
+		return fail(cudaErrorInvalidValue);
+	*devPtr = host;
+	return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned *flags, void *host)
+{
+	const struct simt_alloc *al = simt_mem_find((uint64_t)(uintptr_t)host, 1);
+
+	if (!flags || !al || al->kind != MEM_HOST)
+		return fail(cudaErrorInvalidValue);
+	*flags = al->flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
+				     const void *ptr)
+{
+	const struct simt_alloc *al;
+
+	if (!attr)
+		return fail(cudaErrorInvalidValue);
+	memset(attr, 0, sizeof *attr);
+	al = simt_mem_find((uint64_t)(uintptr_t)ptr, 1);
+	if (!al) {
+		attr->type = cudaMemoryTypeUnregistered;
+		attr->device = -2;
+		return cudaSuccess;
+	}
+	attr->device = 0;
+	switch (al->kind) {
+	case MEM_HOST:
+	case MEM_REGISTERED:
+		attr->type = cudaMemoryTypeHost;
+		attr->devicePointer = (void *)ptr;
+		attr->hostPointer = (void *)ptr;
+		break;
+	case MEM_MANAGED:
+		attr->type = cudaMemoryTypeManaged;
+		attr->devicePointer = (void *)ptr;
+		attr->hostPointer = (void *)ptr;
+		break;
+	default:
+		attr->type = cudaMemoryTypeDevice;
+		attr->devicePointer = (void *)ptr;
+		break;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+	const struct cudaDeviceProp *p = &simt_device()->prop;
+	uint64_t used = simt_mem_used();
+
+	ENTER();
+	if (free_bytes)
+		*free_bytes = used < p->totalGlobalMem ? p->totalGlobalMem - used : 0;
+	if (total)
+		*total = p->totalGlobalMem;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+				 struct cudaMemLocation location,
+				 unsigned flags, cudaStream_t stream)
+{
+	(void)location;
+	(void)flags;
+	(void)stream;
+	ENTER();
+	return device_range(devPtr, count) ? cudaSuccess
+					   : fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
+			  struct cudaMemLocation location)
+{
+	(void)advice;
+	(void)location;
+	ENTER();
+	return device_range(devPtr, count) ? cudaSuccess
+					   : fail(cudaErrorInvalidValue);
+}
+
+/* ---- copies ---- */
+
+/* Checks the sides of a copy the kind says are on the device. */
+static cudaError_t check_copy(void *dst, const void *src, size_t dsz,
+			      size_t ssz, enum cudaMemcpyKind kind)
+{
+	bool dst_dev, src_dev;
+
+	switch (kind) {
+	case cudaMemcpyHostToHost:
+		dst_dev = src_dev = false;
+		break;
+	case cudaMemcpyHostToDevice:
+		dst_dev = true;
+		src_dev = false;
+		break;
+	case cudaMemcpyDeviceToHost:
+		dst_dev = false;
+		src_dev = true;
+		break;
+	case cudaMemcpyDeviceToDevice:
+		dst_dev = src_dev = true;
+		break;
+	case cudaMemcpyDefault:
+		dst_dev = src_dev = false;
+		break;
+	default:
+		return cudaErrorInvalidMemcpyDirection;
+	}
+	if ((dst_dev && !device_range(dst, dsz)) ||
+	    (src_dev && !device_range(src, ssz)))
+		return cudaErrorInvalidValue;
+	if (!dst || !src)
+		return cudaErrorInvalidValue;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+		       enum cudaMemcpyKind kind)
+{
+	cudaError_t e;
+
+	ENTER();
+	if (count == 0)
+		return (int)kind >= 0 && kind <= cudaMemcpyDefault
+			? cudaSuccess : fail(cudaErrorInvalidMemcpyDirection);
+	simt_lock();
+	e = check_copy(dst, src, count, count, kind);
+	if (e == cudaSuccess)
+		memmove(dst, src, count);
+	simt_unlock();
+	return e == cudaSuccess ? cudaSuccess : fail(e);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+			    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
+			   int srcDevice, size_t count)
+{
+	if (dstDevice != 0 || srcDevice != 0)
+		return fail(cudaErrorInvalidDevice);
+	return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 enum cudaMemcpyKind kind)
+{
+	cudaError_t e;
+	size_t r;
+
+	ENTER();
+	if (width > dpitch || width > spitch)
+		return fail(cudaErrorInvalidPitchValue);
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	simt_lock();
+	e = check_copy(dst, src, dpitch * (height - 1) + width,
+		       spitch * (height - 1) + width, kind);
+	for (r = 0; e == cudaSuccess && r < height; r++)
+		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch,
+			width);
+	simt_unlock();
+	return e == cudaSuccess ? cudaSuccess : fail(e);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+			      size_t spitch, size_t width, size_t height,
+			      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	ENTER();
+	if (count == 0)
+		return cudaSuccess;
+	simt_lock();
+	if (!device_range(devPtr, count)) {
+		simt_unlock();
+		return fail(cudaErrorInvalidValue);
+	}
+	memset(devPtr, value, count);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+			    cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemset(devPtr, value, count);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+			 size_t height)
+{
+	size_t r;
+
+	ENTER();
+	if (width > pitch)
+		return fail(cudaErrorInvalidPitchValue);
+	if (width == 0 || height == 0)
+		return cudaSuccess;
+	simt_lock();
+	if (!device_range(devPtr, pitch * (height - 1) + width)) {
+		simt_unlock();
+		return fail(cudaErrorInvalidValue);
+	}
+	for (r = 0; r < height; r++)
+		memset((char *)devPtr + r * pitch, value, width);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+			      size_t width, size_t height, cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+
+/* ---- symbols ---- */
+
+/* Storage of the __device__/__constant__ variable whose host shadow is
+ * `symbol`, or NULL. */
+static uint8_t *symbol_storage(const void *symbol, uint64_t *size)
+{
+	struct simt_symbol *s = simt_symbol_of(symbol);
+	struct simt_var *v;
+
+	if (!s || !s->mod || s->var < 0)
+		return NULL;
+	v = &s->mod->vars[s->var];
+	*size = v->size;
+	return v->data;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+			       size_t count, size_t offset,
+			       enum cudaMemcpyKind kind)
+{
+	uint64_t size;
+	uint8_t *p;
+
+	ENTER();
+	p = symbol_storage(symbol, &size);
+	if (!p)
+		return fail(cudaErrorInvalidSymbol);
+	if (offset > size || count > size - offset)
+		return fail(cudaErrorInvalidValue);
+	if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+	    kind != cudaMemcpyDefault)
+		return fail(cudaErrorInvalidMemcpyDirection);
+	if (kind == cudaMemcpyDeviceToDevice && !device_range(src, count))
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	if (count)
+		memmove(p + offset, src, count);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+				 size_t offset, enum cudaMemcpyKind kind)
+{
+	uint64_t size;
+	uint8_t *p;
+
+	ENTER();
+	p = symbol_storage(symbol, &size);
+	if (!p)
+		return fail(cudaErrorInvalidSymbol);
+	if (offset > size || count > size - offset)
+		return fail(cudaErrorInvalidValue);
+	if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+	    kind != cudaMemcpyDefault)
+		return fail(cudaErrorInvalidMemcpyDirection);
+	if (kind == cudaMemcpyDeviceToDevice && !device_range(dst, count))
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	if (count)
+		memmove(dst, p + offset, count);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+				    size_t count, size_t offset,
+				    enum cudaMemcpyKind kind,
+				    cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+				      size_t count, size_t offset,
+				      enum cudaMemcpyKind kind,
+				      cudaStream_t stream)
+{
+	(void)stream;
+	return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+	uint64_t size;
+	uint8_t *p;
+
+	ENTER();
+	if (!devPtr)
+		return fail(cudaErrorInvalidValue);
+	p = symbol_storage(symbol, &size);
+	if (!p)
+		return fail(cudaErrorInvalidSymbol);
+	*devPtr = p;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+	uint64_t sz;
+
+	ENTER();
+	if (!size)
+		return fail(cudaErrorInvalidValue);
+	if (!symbol_storage(symbol, &sz))
+		return fail(cudaErrorInvalidSymbol);
+	*size = sz;
+	return cudaSuccess;
+}

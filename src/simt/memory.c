@@ -1,0 +1,323 @@
+/* Device memory: allocations live in host memory and are kept in a table
+ * sorted by address, so the interpreter can check every access and a
+ * fault can name the allocation it missed.  The table changes only while
+ * no kernel runs (API calls are serialised), so kernels read it without
+ * locking. */
+#include "simt_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MMAP_MIN (1u << 20)
+#define FREED_RING 256
+
+static struct simt_alloc *table;
+static size_t ntable, captable;
+static uint64_t used_bytes;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Recently freed allocations, to recognise use after free. */
+static struct simt_alloc freed[FREED_RING];
+static size_t nfreed;
+
+/* Index of the first entry with base > a. */
+static size_t upper_bound(uint64_t a)
+{
+	size_t lo = 0, hi = ntable;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (table[mid].base <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void table_insert(const struct simt_alloc *al)
+{
+	size_t i;
+
+	pthread_mutex_lock(&table_lock);
+	if (ntable == captable) {
+		captable = captable ? captable * 2 : 64;
+		table = simt_xrealloc(table, captable * sizeof *table);
+	}
+	i = upper_bound(al->base);
+	memmove(&table[i + 1], &table[i], (ntable - i) * sizeof *table);
+	table[i] = *al;
+	ntable++;
+	pthread_mutex_unlock(&table_lock);
+}
+
+/* Removes the entry starting at base; returns false if there is none. */
+static bool table_remove(uint64_t base, struct simt_alloc *out)
+{
+	size_t i;
+
+	pthread_mutex_lock(&table_lock);
+	i = upper_bound(base);
+	if (i == 0 || table[i - 1].base != base) {
+		pthread_mutex_unlock(&table_lock);
+		return false;
+	}
+	i--;
+	*out = table[i];
+	memmove(&table[i], &table[i + 1], (ntable - i - 1) * sizeof *table);
+	ntable--;
+	pthread_mutex_unlock(&table_lock);
+	return true;
+}
+
+const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n)
+{
+	size_t i = upper_bound(a);
+	const struct simt_alloc *al;
+
+	if (i == 0)
+		return NULL;
+	al = &table[i - 1];
+	if (a - al->base < al->size && al->size - (a - al->base) >= n)
+		return al;
+	return NULL;
+}
+
+static uint64_t host_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psize <= 0)
+		return 1ull << 34;
+	return (uint64_t)pages * (uint64_t)psize / 4 * 3;
+}
+
+uint64_t simt_mem_used(void)
+{
+	return used_bytes;
+}
+
+void *simt_mem_alloc(size_t size, int kind, unsigned flags)
+{
+	struct simt_alloc al = {0};
+	size_t round = (size + 255) / 256 * 256;
+	void *p;
+
+	if (size == 0)
+		return NULL;
+	if (kind == MEM_DEVICE || kind == MEM_MANAGED) {
+		uint64_t limit = host_limit();
+		uint64_t dev = simt_device()->prop.totalGlobalMem;
+
+		if (dev < limit)
+			limit = dev;
+		if (used_bytes + round > limit || round < size)
+			return NULL;
+	}
+	if (round >= MMAP_MIN) {
+		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		al.mmapped = true;
+	} else {
+		p = aligned_alloc(256, round);
+		if (!p)
+			return NULL;
+		memset(p, 0, round);
+	}
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = kind;
+	al.flags = flags;
+	table_insert(&al);
+	if (kind == MEM_DEVICE || kind == MEM_MANAGED)
+		used_bytes += round;
+	return p;
+}
+
+static void remember_freed(const struct simt_alloc *al)
+{
+	freed[nfreed % FREED_RING] = *al;
+	nfreed++;
+}
+
+int simt_mem_free(void *p, int kind)
+{
+	struct simt_alloc al;
+	uint64_t base = (uint64_t)(uintptr_t)p;
+
+	if (!table_remove(base, &al))
+		return -1;
+	if (al.kind != kind && !(kind == MEM_DEVICE && al.kind == MEM_MANAGED)) {
+		table_insert(&al);
+		return -1;
+	}
+	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
+		used_bytes -= (al.size + 255) / 256 * 256;
+	remember_freed(&al);
+	if (al.mmapped)
+		munmap(p, (al.size + 255) / 256 * 256);
+	else
+		free(p);
+	return 0;
+}
+
+void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
+		    bool readonly)
+{
+	struct simt_alloc al = {0};
+
+	if (!p || size == 0)
+		return;
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = kind;
+	al.name = name;
+	al.readonly = readonly;
+	table_insert(&al);
+}
+
+void simt_mem_untrack(void *p)
+{
+	struct simt_alloc al;
+
+	table_remove((uint64_t)(uintptr_t)p, &al);
+}
+
+/* Frees every device, managed and pinned allocation (cudaDeviceReset). */
+void simt_mem_reset(void)
+{
+	size_t i = 0;
+
+	while (i < ntable) {
+		struct simt_alloc *al = &table[i];
+
+		if (al->kind == MEM_DEVICE || al->kind == MEM_MANAGED ||
+		    al->kind == MEM_HOST)
+			simt_mem_free((void *)(uintptr_t)al->base, al->kind);
+		else
+			i++;
+	}
+}
+
+const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
+					  bool *was_freed)
+{
+	size_t i;
+
+	*was_freed = false;
+	for (i = 0; i < FREED_RING && i < nfreed; i++) {
+		const struct simt_alloc *f = &freed[(nfreed - 1 - i) % FREED_RING];
+
+		if (a - f->base < f->size) {
+			/* Only if no live allocation reuses the address. */
+			if (simt_mem_find(a, 1))
+				break;
+			*was_freed = true;
+			*freed_size = f->size;
+			return f;
+		}
+	}
+	i = upper_bound(a);
+	return i ? &table[i - 1] : NULL;
+}
+
+static const char *kind_word(const struct simt_alloc *al)
+{
+	switch (al->kind) {
+	case MEM_HOST:
+		return "pinned host allocation";
+	case MEM_MANAGED:
+		return "managed allocation";
+	case MEM_REGISTERED:
+		return "registered host range";
+	case MEM_SYMBOL:
+		return "variable";
+	default:
+		return "allocation";
+	}
+}
+
+static void describe_alloc(struct simt_buf *b, const struct simt_alloc *al)
+{
+	if (al->kind == MEM_SYMBOL && al->name)
+		simt_buf_printf(b, "the %llu-byte variable %s",
+				(unsigned long long)al->size, al->name);
+	else
+		simt_buf_printf(b, "a %llu-byte %s", (unsigned long long)al->size,
+				kind_word(al));
+}
+
+/* Whether an allocation may be named as the one an access missed:
+ * variables and the parameter buffer only when the access is close. */
+static bool candidate(const struct simt_alloc *al, uint64_t dist)
+{
+	return al->kind != MEM_SYMBOL || dist < 4096;
+}
+
+void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
+		       const char *what)
+{
+	const struct simt_alloc *below = NULL, *above = NULL, *f;
+	uint64_t fsize = 0, dist_below = UINT64_MAX, dist_above = UINT64_MAX;
+	bool was_freed;
+	size_t i;
+
+	if (a < 65536) {
+		simt_buf_printf(b, "invalid %s of %llu bytes at address 0x%llx "
+				"(a null pointer%s)", what, (unsigned long long)n,
+				(unsigned long long)a, a ? " plus an offset" : "");
+		return;
+	}
+	f = simt_mem_nearest(a, &fsize, &was_freed);
+	if (was_freed) {
+		simt_buf_printf(b, "invalid %s of %llu bytes, %llu bytes into a "
+				"%llu-byte allocation that was already freed",
+				what, (unsigned long long)n,
+				(unsigned long long)(a - f->base),
+				(unsigned long long)fsize);
+		return;
+	}
+	simt_buf_printf(b, "out-of-bounds %s of %llu bytes", what,
+			(unsigned long long)n);
+	for (i = 0; i < ntable; i++) {
+		const struct simt_alloc *al = &table[i];
+
+		if (al->base <= a) {
+			uint64_t end = al->base + al->size;
+			uint64_t d = a >= end ? a - end : 0;
+
+			if (candidate(al, d) && d <= dist_below) {
+				below = al;
+				dist_below = d;
+			}
+		} else if (candidate(al, al->base - a) &&
+			   al->base - a < dist_above) {
+			above = al;
+			dist_above = al->base - a;
+		}
+	}
+	if (below && a - below->base < below->size) {
+		simt_buf_printf(b, " at offset %llu, running past the end of ",
+				(unsigned long long)(a - below->base));
+		describe_alloc(b, below);
+		return;
+	}
+	if (below && dist_below <= dist_above && dist_below < (1ull << 44)) {
+		simt_buf_printf(b, ", %llu bytes past ", (unsigned long long)dist_below);
+		describe_alloc(b, below);
+		return;
+	}
+	if (above && dist_above < (1ull << 44)) {
+		simt_buf_printf(b, ", %llu bytes before ", (unsigned long long)dist_above);
+		describe_alloc(b, above);
+		return;
+	}
+	simt_buf_printf(b, " at address 0x%llx, which is not device memory",
+			(unsigned long long)a);
+}

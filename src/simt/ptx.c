@@ -1,0 +1,2182 @@
+/* Reading PTX text: tokens, module directives, declarations and function
+ * bodies.  Each instruction is handed to the decoder (decode.c) as soon as
+ * its operands are parsed; at the end the module's shared-memory layout
+ * and per-kernel summaries are computed, so a launch never looks at text.
+ *
+ * Syntax errors unwind to simt_ptx_load through ptx_fail (longjmp), which
+ * keeps the many small parsing functions free of error plumbing. */
+#include "ptx_int.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors ---- */
+
+void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt, ...)
+{
+	struct simt_buf b = {0};
+	va_list ap;
+
+	simt_buf_printf(&b, "PTX line %u: ", line);
+	va_start(ap, fmt);
+	simt_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	ps->error = b.s;
+	longjmp(ps->fail, 1);
+}
+
+/* ---- lexer ---- */
+
+static bool ident_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+static bool ident_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+static void skip_space(struct ptx_lexer *lx)
+{
+	while (lx->p < lx->end) {
+		char c = *lx->p;
+
+		if (c == '\n') {
+			lx->line++;
+			lx->p++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+			   c == '\v' || c == 0) {
+			lx->p++;
+		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
+			while (lx->p < lx->end && *lx->p != '\n')
+				lx->p++;
+		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+			lx->p += 2;
+			while (lx->p + 1 < lx->end &&
+			       !(lx->p[0] == '*' && lx->p[1] == '/')) {
+				if (*lx->p == '\n')
+					lx->line++;
+				lx->p++;
+			}
+			lx->p = lx->p + 2 <= lx->end ? lx->p + 2 : lx->end;
+		} else {
+			break;
+		}
+	}
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool lex_hex_float(struct ptx_lexer *lx, struct ptx_tok *t)
+{
+	const char *p = lx->p;
+	int digits = (p[1] == 'f' || p[1] == 'F') ? 8 : 16;
+	uint64_t v = 0;
+	int i;
+
+	if (p + 2 + digits > lx->end)
+		return false;
+	for (i = 0; i < digits; i++) {
+		int h = hexval(p[2 + i]);
+
+		if (h < 0)
+			return false;
+		v = v << 4 | (uint64_t)h;
+	}
+	t->kind = TK_FLOAT;
+	t->fbits = digits == 8 ? 32 : 64;
+	t->raw = v;
+	if (digits == 8) {
+		uint32_t u = (uint32_t)v;
+		float f;
+
+		memcpy(&f, &u, 4);
+		t->fval = f;
+	} else {
+		memcpy(&t->fval, &v, 8);
+	}
+	lx->p = p + 2 + digits;
+	return true;
+}
+
+static void lex_number(struct ptx_lexer *lx, struct ptx_tok *t)
+{
+	const char *p = lx->p;
+	uint64_t v = 0;
+
+	if (p[0] == '0' && p + 1 < lx->end &&
+	    (p[1] == 'f' || p[1] == 'F' || p[1] == 'd' || p[1] == 'D') &&
+	    lex_hex_float(lx, t))
+		goto done;
+	t->kind = TK_INT;
+	if (p[0] == '0' && p + 1 < lx->end && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		while (p < lx->end && hexval(*p) >= 0)
+			v = v << 4 | (uint64_t)hexval(*p++);
+	} else if (p[0] == '0' && p + 1 < lx->end && (p[1] == 'b' || p[1] == 'B')) {
+		p += 2;
+		while (p < lx->end && (*p == '0' || *p == '1'))
+			v = v << 1 | (uint64_t)(*p++ - '0');
+	} else {
+		const char *q = p;
+
+		while (q < lx->end && isdigit((unsigned char)*q))
+			q++;
+		if (q < lx->end && (*q == '.' || *q == 'e' || *q == 'E')) {
+			char buf[64];
+			size_t n = 0;
+
+			while (p < lx->end && n < sizeof buf - 1 &&
+			       (isdigit((unsigned char)*p) || *p == '.' ||
+				*p == 'e' || *p == 'E' ||
+				((*p == '-' || *p == '+') &&
+				 (p[-1] == 'e' || p[-1] == 'E'))))
+				buf[n++] = *p++;
+			buf[n] = 0;
+			t->kind = TK_FLOAT;
+			t->fbits = 0;
+			t->fval = strtod(buf, NULL);
+			lx->p = p;
+			goto done;
+		}
+		if (p[0] == '0' && q - p > 1) {
+			for (p++; p < q; p++)
+				v = v * 8 + (uint64_t)(*p - '0');
+		} else {
+			for (; p < q; p++)
+				v = v * 10 + (uint64_t)(*p - '0');
+		}
+	}
+	if (p < lx->end && (*p == 'U' || *p == 'u'))
+		p++;
+	t->ival = v;
+	lx->p = p;
+done:
+	t->len = (uint32_t)(lx->p - t->s);
+}
+
+void ptx_lex_next(struct ptx_lexer *lx)
+{
+	struct ptx_tok *t = &lx->cur;
+
+	skip_space(lx);
+	memset(t, 0, sizeof *t);
+	t->line = lx->line;
+	t->s = lx->p;
+	if (lx->p >= lx->end) {
+		t->kind = TK_EOF;
+		return;
+	}
+	if (ident_start((unsigned char)*lx->p)) {
+		const char *p = lx->p + 1;
+
+		for (;;) {
+			if (p < lx->end && ident_char((unsigned char)*p))
+				p++;
+			else if (p + 1 < lx->end && p[0] == ':' && p[1] == ':')
+				p += 2;
+			else
+				break;
+		}
+		t->kind = TK_IDENT;
+		t->len = (uint32_t)(p - lx->p);
+		lx->p = p;
+		return;
+	}
+	if (isdigit((unsigned char)*lx->p)) {
+		lex_number(lx, t);
+		return;
+	}
+	if (*lx->p == '"') {
+		const char *p = lx->p + 1;
+
+		while (p < lx->end && *p != '"') {
+			if (*p == '\\' && p + 1 < lx->end)
+				p++;
+			p++;
+		}
+		t->kind = TK_STRING;
+		t->s = lx->p + 1;
+		t->len = (uint32_t)(p - t->s);
+		lx->p = p < lx->end ? p + 1 : p;
+		return;
+	}
+	t->kind = TK_PUNCT;
+	t->punct = *lx->p++;
+	t->len = 1;
+}
+
+/* ---- token helpers ---- */
+
+#define TOK (&ps->lx.cur)
+
+static void next(struct ptx_parser *ps)
+{
+	ptx_lex_next(&ps->lx);
+}
+
+static bool is_punct(struct ptx_parser *ps, char c)
+{
+	return TOK->kind == TK_PUNCT && TOK->punct == c;
+}
+
+static bool is_word(struct ptx_parser *ps, const char *w)
+{
+	return TOK->kind == TK_IDENT && TOK->len == strlen(w) &&
+	       memcmp(TOK->s, w, TOK->len) == 0;
+}
+
+static void expect_punct(struct ptx_parser *ps, char c)
+{
+	if (!is_punct(ps, c))
+		ptx_fail(ps, TOK->line, "expected '%c' but found '%.*s'", c,
+			 (int)TOK->len, TOK->s);
+	next(ps);
+}
+
+static uint64_t expect_int(struct ptx_parser *ps)
+{
+	bool neg = false;
+	uint64_t v;
+
+	if (is_punct(ps, '-')) {
+		neg = true;
+		next(ps);
+	}
+	if (TOK->kind != TK_INT)
+		ptx_fail(ps, TOK->line, "expected a number but found '%.*s'",
+			 (int)TOK->len, TOK->s);
+	v = TOK->ival;
+	next(ps);
+	return neg ? 0 - v : v;
+}
+
+static void skip_to_semicolon(struct ptx_parser *ps)
+{
+	while (TOK->kind != TK_EOF && !is_punct(ps, ';'))
+		next(ps);
+	if (is_punct(ps, ';'))
+		next(ps);
+}
+
+static void skip_block(struct ptx_parser *ps)
+{
+	int depth = 0;
+
+	while (TOK->kind != TK_EOF) {
+		if (is_punct(ps, '{'))
+			depth++;
+		if (is_punct(ps, '}') && --depth <= 0) {
+			next(ps);
+			return;
+		}
+		next(ps);
+	}
+}
+
+/* ---- types ---- */
+
+static const struct {
+	const char *name;
+	int type;
+} type_names[] = {
+	{"b8", ST_B8}, {"b16", ST_B16}, {"b32", ST_B32}, {"b64", ST_B64},
+	{"b128", ST_B128}, {"u8", ST_U8}, {"u16", ST_U16}, {"u32", ST_U32},
+	{"u64", ST_U64}, {"s8", ST_S8}, {"s16", ST_S16}, {"s32", ST_S32},
+	{"s64", ST_S64}, {"f16", ST_F16}, {"f16x2", ST_F16X2},
+	{"bf16", ST_BF16}, {"bf16x2", ST_BF16X2}, {"tf32", ST_TF32},
+	{"f32", ST_F32}, {"f64", ST_F64}, {"pred", ST_PRED},
+};
+
+/* Parses a type name without its dot; ST_NONE if it is not one. */
+int ptx_parse_type(const char *s, uint32_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+		if (strlen(type_names[i].name) == len &&
+		    memcmp(type_names[i].name, s, len) == 0)
+			return type_names[i].type;
+	return ST_NONE;
+}
+
+int simt_type_size(int t)
+{
+	switch (t) {
+	case ST_B8: case ST_U8: case ST_S8:
+		return 1;
+	case ST_B16: case ST_U16: case ST_S16: case ST_F16: case ST_BF16:
+		return 2;
+	case ST_B32: case ST_U32: case ST_S32: case ST_F32: case ST_F16X2:
+	case ST_BF16X2: case ST_TF32:
+		return 4;
+	case ST_B64: case ST_U64: case ST_S64: case ST_F64:
+		return 8;
+	case ST_B128:
+		return 16;
+	case ST_PRED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+bool simt_type_signed(int t)
+{
+	return t == ST_S8 || t == ST_S16 || t == ST_S32 || t == ST_S64;
+}
+
+bool simt_type_float(int t)
+{
+	return t == ST_F16 || t == ST_F16X2 || t == ST_BF16 ||
+	       t == ST_BF16X2 || t == ST_F32 || t == ST_F64 || t == ST_TF32;
+}
+
+/* Reads ".type" at the current token, failing if it is not a type. */
+static int expect_type(struct ptx_parser *ps)
+{
+	int t = ST_NONE;
+
+	if (TOK->kind == TK_IDENT && TOK->s[0] == '.')
+		t = ptx_parse_type(TOK->s + 1, TOK->len - 1);
+	if (t == ST_NONE)
+		ptx_fail(ps, TOK->line, "expected a type but found '%.*s'",
+			 (int)TOK->len, TOK->s);
+	next(ps);
+	return t;
+}
+
+/* ---- special registers ---- */
+
+static const struct {
+	const char *name;
+	int sreg;
+} sreg_names[] = {
+	{"%tid.x", SR_TID_X}, {"%tid.y", SR_TID_Y}, {"%tid.z", SR_TID_Z},
+	{"%ntid.x", SR_NTID_X}, {"%ntid.y", SR_NTID_Y}, {"%ntid.z", SR_NTID_Z},
+	{"%ctaid.x", SR_CTAID_X}, {"%ctaid.y", SR_CTAID_Y},
+	{"%ctaid.z", SR_CTAID_Z}, {"%nctaid.x", SR_NCTAID_X},
+	{"%nctaid.y", SR_NCTAID_Y}, {"%nctaid.z", SR_NCTAID_Z},
+	{"%laneid", SR_LANEID}, {"%warpid", SR_WARPID},
+	{"%nwarpid", SR_NWARPID}, {"%smid", SR_SMID}, {"%nsmid", SR_NSMID},
+	{"%gridid", SR_GRIDID}, {"%lanemask_eq", SR_LANEMASK_EQ},
+	{"%lanemask_lt", SR_LANEMASK_LT}, {"%lanemask_le", SR_LANEMASK_LE},
+	{"%lanemask_gt", SR_LANEMASK_GT}, {"%lanemask_ge", SR_LANEMASK_GE},
+	{"%dynamic_smem_size", SR_DYN_SMEM},
+	{"%total_smem_size", SR_TOTAL_SMEM},
+	/* A cluster is one block under simt. */
+	{"%cluster_ctarank", SR_ZERO}, {"%is_explicit_cluster", SR_ZERO},
+	{"%cluster_ctaid.x", SR_ZERO}, {"%cluster_ctaid.y", SR_ZERO},
+	{"%cluster_ctaid.z", SR_ZERO}, {"%clusterid.x", SR_CTAID_X},
+	{"%clusterid.y", SR_CTAID_Y}, {"%clusterid.z", SR_CTAID_Z},
+	{"%nclusterid.x", SR_NCTAID_X}, {"%nclusterid.y", SR_NCTAID_Y},
+	{"%nclusterid.z", SR_NCTAID_Z},
+};
+
+/* Returns the special-register row, -2..-4 for the clocks, or -1. */
+static int find_sreg(const char *s, uint32_t len)
+{
+	size_t i;
+
+	if ((len == 6 && memcmp(s, "%clock", 6) == 0) ||
+	    (len == 9 && memcmp(s, "%clock_hi", 9) == 0))
+		return -2;
+	if (len == 8 && memcmp(s, "%clock64", 8) == 0)
+		return -3;
+	if (len >= 12 && memcmp(s, "%globaltimer", 12) == 0)
+		return -4;
+	for (i = 0; i < sizeof sreg_names / sizeof sreg_names[0]; i++)
+		if (strlen(sreg_names[i].name) == len &&
+		    memcmp(sreg_names[i].name, s, len) == 0)
+			return sreg_names[i].sreg;
+	if ((len == 17 && memcmp(s, "%cluster_nctarank", 17) == 0) ||
+	    (len == 17 && memcmp(s, "%cluster_nctaid.", 16) == 0))
+		return SR_ONE;
+	if ((len > 7 && memcmp(s, "%envreg", 7) == 0) ||
+	    (len == 4 && memcmp(s, "%pm", 3) == 0))
+		return SR_ZERO;
+	return -1;
+}
+
+/* ---- symbol tables ---- */
+
+#define GROW(arr, n, cap) \
+	do { \
+		if ((n) >= (cap)) { \
+			(cap) = (cap) ? (cap) * 2 : 16; \
+			(arr) = simt_xrealloc((arr), (size_t)(cap) * sizeof *(arr)); \
+		} \
+	} while (0)
+
+static bool name_eq(const char *a, uint32_t alen, const char *b, uint32_t blen)
+{
+	return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* Looks up a register by name; returns false if none is declared. */
+static bool find_reg(struct ptx_parser *ps, const char *s, uint32_t len,
+		     uint32_t *row, int *type)
+{
+	uint32_t plen = len, idx = 0, mul = 1;
+	int i;
+
+	for (i = ps->nregs - 1; i >= 0; i--) {
+		struct ptx_reg *r = &ps->regs[i];
+
+		if (!r->range && name_eq(r->name, r->len, s, len)) {
+			*row = r->row;
+			*type = r->type;
+			return true;
+		}
+	}
+	while (plen > 0 && isdigit((unsigned char)s[plen - 1])) {
+		idx += (uint32_t)(s[plen - 1] - '0') * mul;
+		mul *= 10;
+		plen--;
+	}
+	if (plen == len || plen == 0)
+		return false;
+	for (i = ps->nregs - 1; i >= 0; i--) {
+		struct ptx_reg *r = &ps->regs[i];
+
+		if (r->range && name_eq(r->name, r->len, s, plen) &&
+		    idx < r->count) {
+			*row = r->row + idx;
+			*type = r->type;
+			return true;
+		}
+	}
+	return false;
+}
+
+int ptx_find_pdecl(struct ptx_parser *ps, const char *name, uint32_t len)
+{
+	int i;
+
+	for (i = ps->npdecls - 1; i >= 0; i--)
+		if (name_eq(ps->pdecls[i].name, ps->pdecls[i].len, name, len))
+			return i;
+	return -1;
+}
+
+int ptx_find_local(struct ptx_parser *ps, const char *name, uint32_t len)
+{
+	int i;
+
+	for (i = ps->nlocals - 1; i >= 0; i--)
+		if (name_eq(ps->locals[i].name, ps->locals[i].len, name, len))
+			return i;
+	return -1;
+}
+
+int ptx_find_var(struct ptx_parser *ps, const char *name, uint32_t len)
+{
+	int i;
+
+	for (i = 0; i < ps->mod->nvars; i++) {
+		const char *n = ps->mod->vars[i].name;
+
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+int ptx_find_func(struct ptx_parser *ps, const char *name, uint32_t len)
+{
+	int i;
+
+	for (i = 0; i < ps->mod->nfuncs; i++) {
+		const char *n = ps->mod->funcs[i].name;
+
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+int simt_module_find_func(const struct simt_module *mod, const char *name)
+{
+	int i;
+
+	for (i = 0; i < mod->nfuncs; i++)
+		if (strcmp(mod->funcs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int simt_module_find_var(const struct simt_module *mod, const char *name)
+{
+	int i;
+
+	for (i = 0; i < mod->nvars; i++)
+		if (strcmp(mod->vars[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- constant rows ---- */
+
+static uint32_t new_const_row(struct ptx_parser *ps, uint64_t v)
+{
+	struct simt_module *mod = ps->mod;
+	uint64_t *row;
+	int l;
+
+	if (mod->nconsts >= mod->capconsts) {
+		mod->capconsts = mod->capconsts ? mod->capconsts * 2 : 64;
+		mod->consts = simt_xrealloc(mod->consts, (size_t)mod->capconsts *
+					    32 * sizeof(uint64_t));
+	}
+	row = mod->consts + (size_t)mod->nconsts * 32;
+	for (l = 0; l < 32; l++)
+		row[l] = v;
+	return mod->nconsts++;
+}
+
+static void ctab_grow(struct ptx_parser *ps)
+{
+	uint32_t oldcap = ps->ctab_cap, i;
+	uint64_t *okey = ps->ctab_key;
+	uint32_t *orow = ps->ctab_row;
+
+	ps->ctab_cap = oldcap ? oldcap * 2 : 256;
+	ps->ctab_key = simt_xcalloc(ps->ctab_cap, sizeof *ps->ctab_key);
+	ps->ctab_row = simt_xmalloc(ps->ctab_cap * sizeof *ps->ctab_row);
+	for (i = 0; i < ps->ctab_cap; i++)
+		ps->ctab_row[i] = UINT32_MAX;
+	for (i = 0; i < oldcap; i++) {
+		uint32_t h;
+
+		if (orow[i] == UINT32_MAX)
+			continue;
+		h = (uint32_t)((okey[i] * 0x9E3779B97F4A7C15ull) >> 40) &
+		    (ps->ctab_cap - 1);
+		while (ps->ctab_row[h] != UINT32_MAX)
+			h = (h + 1) & (ps->ctab_cap - 1);
+		ps->ctab_key[h] = okey[i];
+		ps->ctab_row[h] = orow[i];
+	}
+	free(okey);
+	free(orow);
+}
+
+/* A constant row holding v in every lane, shared with equal constants. */
+uint32_t ptx_const_row(struct ptx_parser *ps, uint64_t v)
+{
+	uint32_t h;
+
+	if (ps->ctab_n * 2 >= ps->ctab_cap)
+		ctab_grow(ps);
+	h = (uint32_t)((v * 0x9E3779B97F4A7C15ull) >> 40) & (ps->ctab_cap - 1);
+	while (ps->ctab_row[h] != UINT32_MAX) {
+		if (ps->ctab_key[h] == v)
+			return ps->ctab_row[h];
+		h = (h + 1) & (ps->ctab_cap - 1);
+	}
+	ps->ctab_key[h] = v;
+	ps->ctab_row[h] = new_const_row(ps, v);
+	ps->ctab_n++;
+	return ps->ctab_row[h];
+}
+
+/* A constant row of its own, for values patched after parsing. */
+uint32_t ptx_fresh_row(struct ptx_parser *ps, uint64_t v)
+{
+	return new_const_row(ps, v);
+}
+
+/* ---- instructions ---- */
+
+struct simt_insn *ptx_emit(struct ptx_parser *ps, uint32_t line)
+{
+	struct simt_module *mod = ps->mod;
+	struct simt_insn *in;
+	int i;
+
+	if (mod->ncode >= mod->capcode) {
+		mod->capcode = mod->capcode ? mod->capcode * 2 : 256;
+		mod->code = simt_xrealloc(mod->code,
+					  mod->capcode * sizeof *mod->code);
+	}
+	in = &mod->code[mod->ncode++];
+	memset(in, 0, sizeof *in);
+	in->guard = -1;
+	in->ptx_line = line;
+	in->src_file = (uint16_t)ps->cur_file;
+	in->src_line = ps->cur_line;
+	for (i = 0; i < 6; i++)
+		in->o[i].kind = OK_NONE;
+	in->addr.kind = OK_NONE;
+	return in;
+}
+
+/* ---- operands ---- */
+
+static struct ptx_rop *rop_alloc(struct ptx_parser *ps, int n)
+{
+	struct ptx_rop *r;
+
+	if (ps->npool + n > ps->cappool) {
+		/* The pool is reset per instruction; a bigger one is only
+		 * needed for unusually long operand lists. */
+		if (ps->npool > 0)
+			ptx_fail(ps, TOK->line, "operand list too long");
+		ps->cappool = n > 256 ? n : 256;
+		ps->pool = simt_xrealloc(ps->pool, (size_t)ps->cappool *
+					 sizeof *ps->pool);
+	}
+	r = &ps->pool[ps->npool];
+	ps->npool += n;
+	memset(r, 0, (size_t)n * sizeof *r);
+	return r;
+}
+
+static void parse_operand(struct ptx_parser *ps, struct ptx_rop *r);
+
+static void parse_name_operand(struct ptx_parser *ps, struct ptx_rop *r)
+{
+	uint32_t row;
+	int type, sr;
+
+	if (TOK->len == 1 && TOK->s[0] == '_') {
+		r->kind = RO_SINK;
+		next(ps);
+		return;
+	}
+	if (find_reg(ps, TOK->s, TOK->len, &row, &type)) {
+		r->kind = RO_REG;
+		r->row = row;
+		r->rtype = type;
+		next(ps);
+		return;
+	}
+	if (TOK->s[0] == '%') {
+		sr = find_sreg(TOK->s, TOK->len);
+		if (sr == -1)
+			ptx_fail(ps, TOK->line, "unknown register '%.*s'",
+				 (int)TOK->len, TOK->s);
+		r->kind = RO_SREG;
+		r->sreg = sr;
+		r->sym = TOK->s;
+		r->symlen = TOK->len;
+		next(ps);
+		return;
+	}
+	r->kind = RO_SYM;
+	r->sym = TOK->s;
+	r->symlen = TOK->len;
+	next(ps);
+	if (is_punct(ps, '+')) {
+		next(ps);
+		r->off = (int64_t)expect_int(ps);
+	}
+}
+
+static void parse_number_operand(struct ptx_parser *ps, struct ptx_rop *r,
+				 bool minus)
+{
+	if (TOK->kind == TK_INT) {
+		r->kind = RO_INT;
+		r->ival = minus ? 0 - TOK->ival : TOK->ival;
+	} else {
+		r->kind = RO_FLOAT;
+		r->fbits = TOK->fbits;
+		r->fval = minus ? -TOK->fval : TOK->fval;
+		r->raw = TOK->raw;
+		if (minus)
+			r->raw ^= TOK->fbits == 32 ? 0x80000000ull
+						   : 0x8000000000000000ull;
+	}
+	next(ps);
+}
+
+static void parse_address(struct ptx_parser *ps, struct ptx_rop *r)
+{
+	struct ptx_rop *base = rop_alloc(ps, 1);
+
+	r->kind = RO_ADDR;
+	r->elem = base;
+	r->nelem = 1;
+	if (TOK->kind == TK_INT) {
+		base->kind = RO_INT;
+		base->ival = TOK->ival;
+		next(ps);
+	} else if (TOK->kind == TK_IDENT) {
+		parse_name_operand(ps, base);
+		if (base->kind == RO_SYM) {
+			r->off = base->off;
+			base->off = 0;
+		}
+	} else {
+		ptx_fail(ps, TOK->line, "bad address operand");
+	}
+	while (is_punct(ps, '+') || is_punct(ps, '-')) {
+		bool minus = is_punct(ps, '-');
+		int64_t v;
+
+		next(ps);
+		if (is_punct(ps, '-')) {
+			minus = !minus;
+			next(ps);
+		}
+		v = (int64_t)expect_int(ps);
+		r->off += minus ? -v : v;
+	}
+	expect_punct(ps, ']');
+}
+
+static void parse_list(struct ptx_parser *ps, struct ptx_rop *r, char close,
+		       int kind)
+{
+	struct ptx_rop tmp[64];
+	int n = 0;
+
+	while (!is_punct(ps, close)) {
+		if (n == 64)
+			ptx_fail(ps, TOK->line, "operand list too long");
+		memset(&tmp[n], 0, sizeof tmp[n]);
+		parse_operand(ps, &tmp[n]);
+		n++;
+		if (is_punct(ps, ','))
+			next(ps);
+		else if (!is_punct(ps, close))
+			ptx_fail(ps, TOK->line, "expected ',' or '%c'", close);
+	}
+	next(ps);
+	r->kind = kind;
+	r->nelem = n;
+	r->elem = rop_alloc(ps, n > 0 ? n : 1);
+	memcpy(r->elem, tmp, (size_t)n * sizeof *tmp);
+}
+
+static void parse_operand(struct ptx_parser *ps, struct ptx_rop *r)
+{
+	if (is_punct(ps, '!')) {
+		next(ps);
+		parse_operand(ps, r);
+		r->neg = !r->neg;
+		return;
+	}
+	if (is_punct(ps, '-')) {
+		next(ps);
+		if (TOK->kind == TK_INT || TOK->kind == TK_FLOAT) {
+			parse_number_operand(ps, r, true);
+			return;
+		}
+		ptx_fail(ps, TOK->line, "negated operand '-%.*s' is not PTX",
+			 (int)TOK->len, TOK->s);
+	}
+	if (is_punct(ps, '{')) {
+		next(ps);
+		parse_list(ps, r, '}', RO_VEC);
+		return;
+	}
+	if (is_punct(ps, '(')) {
+		next(ps);
+		parse_list(ps, r, ')', RO_LIST);
+		return;
+	}
+	if (is_punct(ps, '[')) {
+		next(ps);
+		parse_address(ps, r);
+		return;
+	}
+	if (TOK->kind == TK_INT || TOK->kind == TK_FLOAT) {
+		parse_number_operand(ps, r, false);
+		return;
+	}
+	if (TOK->kind == TK_IDENT) {
+		parse_name_operand(ps, r);
+		return;
+	}
+	ptx_fail(ps, TOK->line, "unexpected '%.*s' in operands", (int)TOK->len,
+		 TOK->s);
+}
+
+/* Parses "op operands ;" and hands it to the decoder.  A '|' between two
+ * destinations (setp p|q) is kept as a separate operand marked by a
+ * leading RO_NONE with neg set, which the decoder understands. */
+static void parse_instruction(struct ptx_parser *ps, int guard, bool gneg)
+{
+	struct ptx_rop ops[24];
+	const char *op = TOK->s;
+	uint32_t oplen = TOK->len, line = TOK->line;
+	int n = 0;
+
+	ps->npool = 0;
+	next(ps);
+	while (!is_punct(ps, ';')) {
+		if (TOK->kind == TK_EOF)
+			ptx_fail(ps, line, "missing ';'");
+		if (n == 24)
+			ptx_fail(ps, line, "too many operands");
+		memset(&ops[n], 0, sizeof ops[n]);
+		parse_operand(ps, &ops[n]);
+		n++;
+		if (is_punct(ps, ',')) {
+			next(ps);
+		} else if (is_punct(ps, '|')) {
+			next(ps);
+			if (n < 24) {
+				memset(&ops[n], 0, sizeof ops[n]);
+				parse_operand(ps, &ops[n]);
+				ops[n].minus = true; /* marks "after '|'" */
+				n++;
+			}
+			if (is_punct(ps, ','))
+				next(ps);
+		} else if (!is_punct(ps, ';')) {
+			ptx_fail(ps, TOK->line, "unexpected '%.*s' after operand",
+				 (int)TOK->len, TOK->s);
+		}
+	}
+	next(ps);
+	ptx_decode(ps, op, oplen, ops, n, guard, gneg, line);
+}
+
+/* ---- declarations ---- */
+
+static void add_reg(struct ptx_parser *ps, const char *name, uint32_t len,
+		    bool range, uint32_t count, int type)
+{
+	struct ptx_reg *r;
+
+	GROW(ps->regs, ps->nregs, ps->capregs);
+	r = &ps->regs[ps->nregs++];
+	r->name = name;
+	r->len = len;
+	r->range = range;
+	r->count = range ? count : 1;
+	r->row = ps->nrows;
+	r->type = type;
+	ps->nrows += r->count;
+}
+
+static void parse_reg_decl(struct ptx_parser *ps)
+{
+	int type;
+
+	next(ps);
+	if (is_word(ps, ".v2") || is_word(ps, ".v4"))
+		ptx_fail(ps, TOK->line, "vector registers are not supported");
+	type = expect_type(ps);
+	for (;;) {
+		const char *name = TOK->s;
+		uint32_t len = TOK->len;
+
+		if (TOK->kind != TK_IDENT)
+			ptx_fail(ps, TOK->line, "expected a register name");
+		next(ps);
+		if (is_punct(ps, '<')) {
+			uint64_t count;
+
+			next(ps);
+			count = expect_int(ps);
+			expect_punct(ps, '>');
+			if (count > 1u << 20)
+				ptx_fail(ps, TOK->line, "too many registers");
+			add_reg(ps, name, len, true, (uint32_t)count, type);
+		} else {
+			add_reg(ps, name, len, false, 1, type);
+		}
+		if (!is_punct(ps, ','))
+			break;
+		next(ps);
+	}
+	expect_punct(ps, ';');
+}
+
+struct vdecl {
+	int space;
+	uint32_t align;
+	int type;
+	int vec;
+	const char *name;
+	uint32_t len;
+	uint64_t count;    /* elements; 0 for [] */
+	bool unsized;
+	bool is_extern;
+	bool managed;
+	uint32_t line;
+};
+
+/* Parses "[.align N] [.vN] .type name[dims]" after the state space. */
+static void parse_vdecl(struct ptx_parser *ps, struct vdecl *d)
+{
+	d->vec = 1;
+	d->align = 0;
+	for (;;) {
+		if (is_word(ps, ".align")) {
+			next(ps);
+			d->align = (uint32_t)expect_int(ps);
+		} else if (is_word(ps, ".v2") || is_word(ps, ".v4") ||
+			   is_word(ps, ".v8")) {
+			d->vec = TOK->s[2] - '0';
+			next(ps);
+		} else if (is_word(ps, ".ptr") || is_word(ps, ".global") ||
+			   is_word(ps, ".const") || is_word(ps, ".shared") ||
+			   is_word(ps, ".local")) {
+			next(ps);
+		} else if (is_word(ps, ".attribute")) {
+			next(ps);
+			expect_punct(ps, '(');
+			if (is_word(ps, ".managed"))
+				d->managed = true;
+			while (!is_punct(ps, ')') && TOK->kind != TK_EOF)
+				next(ps);
+			expect_punct(ps, ')');
+		} else {
+			break;
+		}
+	}
+	d->type = expect_type(ps);
+	for (;;) {
+		if (is_word(ps, ".align")) {
+			next(ps);
+			d->align = (uint32_t)expect_int(ps);
+		} else if (is_word(ps, ".ptr") || is_word(ps, ".global") ||
+			   is_word(ps, ".const") || is_word(ps, ".shared") ||
+			   is_word(ps, ".local")) {
+			next(ps);
+		} else {
+			break;
+		}
+	}
+	if (TOK->kind != TK_IDENT)
+		ptx_fail(ps, TOK->line, "expected a name in declaration");
+	d->name = TOK->s;
+	d->len = TOK->len;
+	d->line = TOK->line;
+	next(ps);
+	d->count = 1;
+	while (is_punct(ps, '[')) {
+		next(ps);
+		if (is_punct(ps, ']')) {
+			d->unsized = true;
+			next(ps);
+			continue;
+		}
+		d->count *= expect_int(ps);
+		expect_punct(ps, ']');
+	}
+	if (!d->align)
+		d->align = (uint32_t)(simt_type_size(d->type) * d->vec);
+	if (!d->align)
+		d->align = 1;
+}
+
+static uint64_t vdecl_size(const struct vdecl *d)
+{
+	return d->unsized ? 0 : d->count * (uint64_t)simt_type_size(d->type) *
+				    (uint64_t)d->vec;
+}
+
+static void store_init_value(struct ptx_parser *ps, struct simt_var *v,
+			     int type, uint64_t at, struct ptx_tok *t,
+			     bool minus)
+{
+	int size = simt_type_size(type);
+	uint64_t bits;
+
+	if (at + (uint64_t)size > v->size)
+		ptx_fail(ps, t->line, "too many initializers for %s", v->name);
+	if (t->kind == TK_FLOAT || type == ST_F32 || type == ST_F64) {
+		double x = t->kind == TK_FLOAT ? t->fval : (double)t->ival;
+
+		if (t->kind == TK_INT && minus)
+			x = -(double)t->ival;
+		else if (minus)
+			x = -x;
+		if (type == ST_F32) {
+			float f = (float)x;
+			uint32_t u;
+
+			if (t->kind == TK_FLOAT && t->fbits == 32 && !minus)
+				u = (uint32_t)t->raw;
+			else
+				memcpy(&u, &f, 4);
+			bits = u;
+		} else if (type == ST_F64) {
+			if (t->kind == TK_FLOAT && t->fbits == 64 && !minus)
+				bits = t->raw;
+			else
+				memcpy(&bits, &x, 8);
+		} else if (type == ST_F16) {
+			bits = simt_f2h(x, RND_RN);
+		} else {
+			bits = (uint64_t)(int64_t)x;
+		}
+	} else {
+		bits = minus ? 0 - t->ival : t->ival;
+	}
+	memcpy(v->init + at, &bits, (size_t)size);
+}
+
+/* Stores an address-valued initializer (name, generic(name), name+off). */
+static void store_init_symbol(struct ptx_parser *ps, struct simt_var *v,
+			      int type, uint64_t at)
+{
+	uint32_t line = TOK->line;
+	bool generic = is_word(ps, "generic");
+	const char *name;
+	uint32_t len;
+	int64_t off = 0;
+	uint64_t addr;
+	int vi;
+
+	if (generic) {
+		next(ps);
+		expect_punct(ps, '(');
+	}
+	name = TOK->s;
+	len = TOK->len;
+	next(ps);
+	if (generic)
+		expect_punct(ps, ')');
+	if (is_punct(ps, '+')) {
+		next(ps);
+		off = (int64_t)expect_int(ps);
+	}
+	vi = ptx_find_var(ps, name, len);
+	if (vi < 0) {
+		int fi = ptx_find_func(ps, name, len);
+
+		if (fi < 0)
+			ptx_fail(ps, line, "initializer refers to unknown '%.*s'",
+				 (int)len, name);
+		ps->mod->funcs[fi].address_taken = true;
+		addr = SIMT_FUNC_TAG | (uint64_t)fi;
+	} else if (!ps->mod->vars[vi].data) {
+		ptx_fail(ps, line, "initializer refers to '%.*s', which is not a "
+			 "global or constant variable", (int)len, name);
+	} else {
+		addr = (uint64_t)(uintptr_t)ps->mod->vars[vi].data + (uint64_t)off;
+	}
+	if (simt_type_size(type) != 8 || at + 8 > v->size)
+		ptx_fail(ps, line, "address initializer needs a 64-bit slot");
+	memcpy(v->init + at, &addr, 8);
+}
+
+static void parse_init_list(struct ptx_parser *ps, struct simt_var *v,
+			    int type, uint64_t *at)
+{
+	int size = simt_type_size(type);
+
+	if (is_punct(ps, '{')) {
+		next(ps);
+		while (!is_punct(ps, '}')) {
+			parse_init_list(ps, v, type, at);
+			if (is_punct(ps, ','))
+				next(ps);
+			else if (!is_punct(ps, '}'))
+				ptx_fail(ps, TOK->line, "bad initializer");
+		}
+		next(ps);
+		return;
+	}
+	if (TOK->kind == TK_IDENT) {
+		store_init_symbol(ps, v, type, *at);
+	} else {
+		bool minus = false;
+
+		if (is_punct(ps, '-')) {
+			minus = true;
+			next(ps);
+		}
+		if (TOK->kind != TK_INT && TOK->kind != TK_FLOAT)
+			ptx_fail(ps, TOK->line, "bad initializer value");
+		store_init_value(ps, v, type, *at, TOK, minus);
+		next(ps);
+	}
+	*at += (uint64_t)size;
+}
+
+static int add_var(struct ptx_parser *ps, const struct vdecl *d)
+{
+	struct simt_module *mod = ps->mod;
+	struct simt_var *v;
+	int existing = ptx_find_var(ps, d->name, d->len);
+
+	if (existing >= 0)
+		return existing;
+	GROW(mod->vars, mod->nvars, mod->capvars);
+	v = &mod->vars[mod->nvars];
+	memset(v, 0, sizeof *v);
+	v->name = simt_xstrndup(d->name, d->len);
+	v->space = d->space;
+	v->size = vdecl_size(d);
+	v->align = d->align;
+	v->is_extern = d->is_extern || d->unsized;
+	v->managed = d->managed;
+	if (d->space == SS_GLOBAL || d->space == SS_CONST) {
+		size_t al = d->align < 16 ? 16 : d->align;
+		size_t sz = (size_t)(v->size ? v->size : 1);
+
+		v->data = aligned_alloc(al, (sz + al - 1) / al * al);
+		if (!v->data)
+			ptx_fail(ps, d->line, "out of memory for %s", v->name);
+		memset(v->data, 0, sz);
+		simt_mem_track(v->data, v->size, MEM_SYMBOL, v->name,
+			       d->space == SS_CONST);
+	}
+	return mod->nvars++;
+}
+
+/* Module- or function-level .global/.const/.shared variable. */
+static void parse_module_var(struct ptx_parser *ps, int space, bool is_extern)
+{
+	struct vdecl d = {0};
+	struct simt_var *v;
+	int vi;
+
+	next(ps);
+	d.space = space;
+	d.is_extern = is_extern;
+	parse_vdecl(ps, &d);
+	vi = add_var(ps, &d);
+	v = &ps->mod->vars[vi];
+	if (is_punct(ps, '=')) {
+		uint64_t at = 0;
+
+		next(ps);
+		if (!v->data)
+			ptx_fail(ps, TOK->line, "initializer on a .shared variable");
+		v->init = simt_xcalloc(1, (size_t)(v->size ? v->size : 1));
+		parse_init_list(ps, v, d.type, &at);
+		memcpy(v->data, v->init, (size_t)v->size);
+	}
+	expect_punct(ps, ';');
+}
+
+static void parse_local_decl(struct ptx_parser *ps)
+{
+	struct simt_func *f = &ps->mod->funcs[ps->fn];
+	struct vdecl d = {0};
+	struct ptx_local *l;
+	uint32_t off;
+
+	next(ps);
+	d.space = SS_LOCAL;
+	parse_vdecl(ps, &d);
+	off = (f->local_size + d.align - 1) / d.align * d.align;
+	GROW(ps->locals, ps->nlocals, ps->caplocals);
+	l = &ps->locals[ps->nlocals++];
+	l->name = d.name;
+	l->len = d.len;
+	l->offset = off;
+	l->size = (uint32_t)vdecl_size(&d);
+	f->local_size = off + l->size;
+	if (d.align > f->local_align)
+		f->local_align = d.align;
+	expect_punct(ps, ';');
+}
+
+static void add_pdecl(struct ptx_parser *ps, const char *name, uint32_t len,
+		      bool kernel, uint32_t offset, uint32_t size)
+{
+	struct ptx_pdecl *p;
+
+	GROW(ps->pdecls, ps->npdecls, ps->cappdecls);
+	p = &ps->pdecls[ps->npdecls++];
+	p->name = name;
+	p->len = len;
+	p->kernel = kernel;
+	p->offset = offset;
+	p->size = size;
+}
+
+/* A .param declared inside a body: the argument or return slot of a call
+ * sequence, given rows of the frame's per-lane parameter area. */
+static void parse_param_decl(struct ptx_parser *ps)
+{
+	struct vdecl d = {0};
+	uint32_t size;
+
+	next(ps);
+	d.space = SS_PARAM;
+	parse_vdecl(ps, &d);
+	size = (uint32_t)vdecl_size(&d);
+	add_pdecl(ps, d.name, d.len, false, ps->nrows, size);
+	ps->nrows += (size + 7) / 8 ? (size + 7) / 8 : 1;
+	expect_punct(ps, ';');
+}
+
+/* ---- .loc ---- */
+
+static bool toolkit_path(const char *p)
+{
+	return strstr(p, "/cuda/") || strstr(p, "/cuda-") ||
+	       strstr(p, "/targets/") || strstr(p, "/crt/") ||
+	       strstr(p, "cuda_fp16") || strstr(p, "cuda_bf16");
+}
+
+static void parse_file(struct ptx_parser *ps)
+{
+	struct simt_module *mod = ps->mod;
+	uint64_t num;
+	struct simt_file *f;
+
+	next(ps);
+	num = expect_int(ps);
+	if (TOK->kind != TK_STRING)
+		ptx_fail(ps, TOK->line, "expected a file name");
+	if (num > 100000)
+		ptx_fail(ps, TOK->line, "file number too large");
+	mod->files = simt_xrealloc(mod->files, (size_t)(mod->nfiles + 1) *
+				   sizeof *mod->files);
+	f = &mod->files[mod->nfiles];
+	f->path = simt_xstrndup(TOK->s, TOK->len);
+	f->toolkit = toolkit_path(f->path);
+	if ((int)num >= mod->nfile_map) {
+		int n = (int)num + 1, i;
+
+		mod->file_map = simt_xrealloc(mod->file_map,
+					      (size_t)n * sizeof *mod->file_map);
+		for (i = mod->nfile_map; i < n; i++)
+			mod->file_map[i] = UINT32_MAX;
+		mod->nfile_map = n;
+	}
+	mod->file_map[num] = (uint32_t)mod->nfiles;
+	mod->nfiles++;
+	next(ps);
+	while (is_punct(ps, ',')) {
+		next(ps);
+		next(ps);
+	}
+}
+
+/* Records the current inline chain of .loc directives; instructions
+ * refer to it until map_files picks the location to report. */
+static void push_chain(struct ptx_parser *ps)
+{
+	int i;
+
+	if (ps->nchains >= ps->capchains) {
+		ps->capchains = ps->capchains ? ps->capchains * 2 : 256;
+		ps->chain_start = simt_xrealloc(ps->chain_start,
+			(size_t)(ps->capchains + 1) * sizeof *ps->chain_start);
+	}
+	if (ps->nchain + (uint32_t)ps->nlocs > ps->capchain) {
+		ps->capchain = (ps->capchain + (uint32_t)ps->nlocs) * 2;
+		ps->chain = simt_xrealloc(ps->chain,
+					  ps->capchain * sizeof *ps->chain);
+	}
+	ps->chain_start[ps->nchains] = ps->nchain;
+	for (i = 0; i < ps->nlocs; i++)
+		ps->chain[ps->nchain++] = ps->locs[i];
+	ps->nchains++;
+	ps->chain_start[ps->nchains] = ps->nchain;
+	ps->cur_line = ps->nchains;
+	ps->cur_file = 0;
+}
+
+static void parse_loc(struct ptx_parser *ps)
+{
+	struct ptx_loc l;
+
+	next(ps);
+	l.file = (uint32_t)expect_int(ps);
+	l.line = (uint32_t)expect_int(ps);
+	l.col = (uint32_t)expect_int(ps);
+	if (is_punct(ps, ',')) {
+		struct ptx_loc at = {0, 0, 0};
+		bool inlined = false;
+
+		while (is_punct(ps, ',')) {
+			next(ps);
+			if (is_word(ps, "function_name")) {
+				next(ps);
+				next(ps);
+				if (is_punct(ps, '+')) {
+					next(ps);
+					next(ps);
+				}
+			} else if (is_word(ps, "inlined_at")) {
+				next(ps);
+				at.file = (uint32_t)expect_int(ps);
+				at.line = (uint32_t)expect_int(ps);
+				at.col = (uint32_t)expect_int(ps);
+				inlined = true;
+			} else {
+				next(ps);
+			}
+		}
+		if (inlined) {
+			while (ps->nlocs > 0) {
+				struct ptx_loc *t = &ps->locs[ps->nlocs - 1];
+
+				if (t->file == at.file && t->line == at.line &&
+				    t->col == at.col)
+					break;
+				ps->nlocs--;
+			}
+			if (ps->nlocs == 0)
+				ps->locs[ps->nlocs++] = at;
+			if (ps->nlocs < 16)
+				ps->locs[ps->nlocs++] = l;
+			push_chain(ps);
+			return;
+		}
+	}
+	ps->nlocs = 0;
+	ps->locs[ps->nlocs++] = l;
+	push_chain(ps);
+}
+
+/* ---- functions ---- */
+
+static int get_func(struct ptx_parser *ps, const char *name, uint32_t len)
+{
+	struct simt_module *mod = ps->mod;
+	struct simt_func *f;
+	int i = ptx_find_func(ps, name, len);
+
+	if (i >= 0)
+		return i;
+	GROW(mod->funcs, mod->nfuncs, mod->capfuncs);
+	f = &mod->funcs[mod->nfuncs];
+	memset(f, 0, sizeof *f);
+	f->name = simt_xstrndup(name, len);
+	f->local_align = 1;
+	if (strcmp(f->name, "vprintf") == 0)
+		f->builtin = BI_VPRINTF;
+	else if (strcmp(f->name, "__assertfail") == 0)
+		f->builtin = BI_ASSERTFAIL;
+	else if (strcmp(f->name, "malloc") == 0)
+		f->builtin = BI_MALLOC;
+	else if (strcmp(f->name, "free") == 0)
+		f->builtin = BI_FREE;
+	return mod->nfuncs++;
+}
+
+/* Parses "( .param ... , ... )".  Kernel parameters get offsets in the
+ * launch buffer; function parameters get frame rows. */
+static void parse_param_list(struct ptx_parser *ps, bool kernel,
+			     struct simt_param **out, int *nout,
+			     uint32_t *kbytes)
+{
+	struct simt_param *list = NULL;
+	int n = 0, cap = 0;
+
+	expect_punct(ps, '(');
+	while (!is_punct(ps, ')')) {
+		struct vdecl d = {0};
+		struct simt_param *p;
+		uint32_t size;
+
+		if (!is_word(ps, ".param") && !is_word(ps, ".reg"))
+			ptx_fail(ps, TOK->line, "expected .param");
+		next(ps);
+		d.space = SS_PARAM;
+		parse_vdecl(ps, &d);
+		size = (uint32_t)vdecl_size(&d);
+		GROW(list, n, cap);
+		p = &list[n++];
+		p->name = simt_xstrndup(d.name, d.len);
+		p->size = size;
+		p->align = d.align;
+		if (kernel) {
+			uint32_t off = (*kbytes + d.align - 1) / d.align * d.align;
+
+			p->offset = off;
+			*kbytes = off + size;
+		} else {
+			p->offset = ps->nrows;
+			ps->nrows += size ? (size + 7) / 8 : 1;
+		}
+		if (is_punct(ps, ','))
+			next(ps);
+	}
+	next(ps);
+	*out = list;
+	*nout = n;
+}
+
+static void free_params(struct simt_param *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(p[i].name);
+	free(p);
+}
+
+static void parse_perf_directives(struct ptx_parser *ps, struct simt_func *f)
+{
+	for (;;) {
+		uint32_t *dst = NULL;
+		int i;
+
+		if (is_word(ps, ".maxntid"))
+			dst = f->maxntid;
+		else if (is_word(ps, ".reqntid"))
+			dst = f->reqntid;
+		else if (is_word(ps, ".minnctapersm") ||
+			 is_word(ps, ".maxnctapersm") ||
+			 is_word(ps, ".maxnreg") || is_word(ps, ".noreturn") ||
+			 is_word(ps, ".maxclusterrank") ||
+			 is_word(ps, ".reqnctapercluster") ||
+			 is_word(ps, ".explicitcluster") ||
+			 is_word(ps, ".pragma") || is_word(ps, ".abi_preserve") ||
+			 is_word(ps, ".abi_preserve_control")) {
+			bool pragma = is_word(ps, ".pragma");
+
+			next(ps);
+			if (pragma) {
+				skip_to_semicolon(ps);
+				continue;
+			}
+			while (TOK->kind == TK_INT || is_punct(ps, ',')) {
+				next(ps);
+			}
+			continue;
+		} else {
+			return;
+		}
+		next(ps);
+		for (i = 0; i < 3; i++) {
+			dst[i] = 1;
+		}
+		for (i = 0; i < 3 && TOK->kind == TK_INT; i++) {
+			dst[i] = (uint32_t)TOK->ival;
+			next(ps);
+			if (is_punct(ps, ','))
+				next(ps);
+		}
+	}
+}
+
+static void resolve_labels(struct ptx_parser *ps)
+{
+	struct simt_module *mod = ps->mod;
+	int i, j;
+
+	for (i = 0; i < ps->nfixups; i++) {
+		struct ptx_fixup *fx = &ps->fixups[i];
+		bool found = false;
+
+		for (j = 0; j < ps->nlabels; j++) {
+			if (name_eq(ps->labels[j].name, ps->labels[j].len,
+				    fx->name, fx->len)) {
+				if (fx->kind == 2) {
+					/* brx.idx table entry stored as a
+					 * constant row value */
+					mod->consts[(size_t)fx->pc * 32] =
+						ps->labels[j].pc;
+				} else {
+					mod->code[fx->pc].target =
+						ps->labels[j].pc;
+				}
+				found = true;
+				break;
+			}
+		}
+		if (!found)
+			ptx_fail(ps, fx->line, "unknown label '%.*s'",
+				 (int)fx->len, fx->name);
+	}
+	/* Broadcast brx table rows (only lane 0 was patched). */
+	for (i = 0; i < ps->nfixups; i++) {
+		if (ps->fixups[i].kind == 2) {
+			uint64_t *row = mod->consts + (size_t)ps->fixups[i].pc * 32;
+
+			for (j = 1; j < 32; j++)
+				row[j] = row[0];
+		}
+	}
+}
+
+static void parse_label(struct ptx_parser *ps)
+{
+	struct ptx_label *l;
+
+	GROW(ps->labels, ps->nlabels, ps->caplabels);
+	l = &ps->labels[ps->nlabels++];
+	l->name = TOK->s;
+	l->len = TOK->len;
+	l->pc = ps->mod->ncode;
+	next(ps);
+	expect_punct(ps, ':');
+	/* A call prototype or branch table follows some labels. */
+	if (is_word(ps, ".callprototype")) {
+		skip_to_semicolon(ps);
+	} else if (is_word(ps, ".branchtargets")) {
+		skip_to_semicolon(ps);
+	}
+}
+
+static bool next_is_colon(struct ptx_parser *ps)
+{
+	struct ptx_lexer save = ps->lx;
+	bool colon;
+
+	ptx_lex_next(&ps->lx);
+	colon = ps->lx.cur.kind == TK_PUNCT && ps->lx.cur.punct == ':';
+	ps->lx = save;
+	return colon;
+}
+
+static void parse_statement(struct ptx_parser *ps, int *depth, int *scopes,
+			    int scope_regs[][3])
+{
+	if (is_punct(ps, '{')) {
+		if (*scopes >= 64)
+			ptx_fail(ps, TOK->line, "blocks nested too deeply");
+		scope_regs[*scopes][0] = ps->nregs;
+		scope_regs[*scopes][1] = ps->npdecls;
+		scope_regs[*scopes][2] = ps->nlocals;
+		(*scopes)++;
+		(*depth)++;
+		next(ps);
+	} else if (is_punct(ps, '}')) {
+		(*depth)--;
+		if (*depth > 0) {
+			(*scopes)--;
+			ps->nregs = scope_regs[*scopes][0];
+			ps->npdecls = scope_regs[*scopes][1];
+		}
+		next(ps);
+	} else if (is_word(ps, ".reg")) {
+		parse_reg_decl(ps);
+	} else if (is_word(ps, ".local")) {
+		parse_local_decl(ps);
+	} else if (is_word(ps, ".param")) {
+		parse_param_decl(ps);
+	} else if (is_word(ps, ".shared")) {
+		parse_module_var(ps, SS_SHARED, false);
+	} else if (is_word(ps, ".global")) {
+		parse_module_var(ps, SS_GLOBAL, false);
+	} else if (is_word(ps, ".const")) {
+		parse_module_var(ps, SS_CONST, false);
+	} else if (is_word(ps, ".loc")) {
+		parse_loc(ps);
+	} else if (is_word(ps, ".pragma")) {
+		skip_to_semicolon(ps);
+	} else if (is_punct(ps, '@')) {
+		bool neg = false;
+		uint32_t row;
+		int type;
+
+		next(ps);
+		if (is_punct(ps, '!')) {
+			neg = true;
+			next(ps);
+		}
+		if (TOK->kind != TK_IDENT ||
+		    !find_reg(ps, TOK->s, TOK->len, &row, &type) ||
+		    type != ST_PRED)
+			ptx_fail(ps, TOK->line, "bad guard predicate '%.*s'",
+				 (int)TOK->len, TOK->s);
+		next(ps);
+		parse_instruction(ps, (int)row, neg);
+	} else if (TOK->kind == TK_IDENT && TOK->s[0] != '.' &&
+		   next_is_colon(ps)) {
+		parse_label(ps);
+	} else if (TOK->kind == TK_IDENT && TOK->s[0] != '.') {
+		parse_instruction(ps, -1, false);
+	} else if (TOK->kind == TK_IDENT) {
+		ptx_fail(ps, TOK->line, "unsupported directive '%.*s'",
+			 (int)TOK->len, TOK->s);
+	} else {
+		ptx_fail(ps, TOK->line, "unexpected '%.*s'", (int)TOK->len,
+			 TOK->s);
+	}
+}
+
+static void parse_body(struct ptx_parser *ps, int fi)
+{
+	struct simt_func *f;
+	int depth = 1, scopes = 0;
+	int scope_regs[64][3];
+
+	ps->fn = fi;
+	ps->nlabels = 0;
+	ps->nfixups = 0;
+	ps->nlocals = 0;
+	ps->nlocs = 0;
+	ps->cur_file = 0;
+	ps->cur_line = 0;
+	f = &ps->mod->funcs[fi];
+	f->pc_begin = ps->mod->ncode;
+	f->local_size = 0;
+	f->local_align = 1;
+	expect_punct(ps, '{');
+	while (depth > 0) {
+		if (TOK->kind == TK_EOF)
+			ptx_fail(ps, TOK->line, "unterminated function body");
+		parse_statement(ps, &depth, &scopes, scope_regs);
+	}
+	f = &ps->mod->funcs[fi];
+	/* A body that falls off its end returns (or exits, for a kernel). */
+	{
+		struct simt_insn *in = ptx_emit(ps, TOK->line);
+
+		in->op = f->is_entry ? OP_EXIT : OP_RET;
+	}
+	f = &ps->mod->funcs[fi];
+	f->pc_end = ps->mod->ncode;
+	resolve_labels(ps);
+	f->nrows = ps->nrows ? ps->nrows : 1;
+	f->defined = true;
+	ps->fn = -1;
+}
+
+static void parse_function(struct ptx_parser *ps, bool entry)
+{
+	struct simt_param *rets = NULL, *params = NULL;
+	int nrets = 0, nparams = 0, fi;
+	uint32_t kbytes = 0, line;
+	const char *name;
+	uint32_t len;
+	struct simt_func *f;
+	int i;
+
+	next(ps);
+	ps->nrows = 0;
+	ps->nregs = 0;
+	ps->npdecls = 0;
+	if (!entry && is_punct(ps, '('))
+		parse_param_list(ps, false, &rets, &nrets, NULL);
+	if (TOK->kind != TK_IDENT)
+		ptx_fail(ps, TOK->line, "expected a function name");
+	name = TOK->s;
+	len = TOK->len;
+	line = TOK->line;
+	next(ps);
+	if (is_punct(ps, '('))
+		parse_param_list(ps, entry, &params, &nparams, &kbytes);
+	fi = get_func(ps, name, len);
+	f = &ps->mod->funcs[fi];
+	f->is_entry = entry;
+	f->decl_line = line;
+	free_params(f->rets, f->nrets);
+	free_params(f->params, f->nparams);
+	f->rets = rets;
+	f->nrets = nrets;
+	f->params = params;
+	f->nparams = nparams;
+	f->kparam_size = kbytes;
+	for (i = 0; i < nrets; i++)
+		add_pdecl(ps, rets[i].name, (uint32_t)strlen(rets[i].name), false,
+			  rets[i].offset, rets[i].size);
+	for (i = 0; i < nparams; i++)
+		add_pdecl(ps, params[i].name, (uint32_t)strlen(params[i].name),
+			  entry, params[i].offset, params[i].size);
+	parse_perf_directives(ps, f);
+	if (is_punct(ps, ';')) {
+		next(ps);
+		return;
+	}
+	parse_body(ps, fi);
+}
+
+static void parse_version(struct ptx_parser *ps)
+{
+	next(ps);
+	if (TOK->kind == TK_FLOAT) {
+		char buf[32];
+		uint32_t n = TOK->len < 31 ? TOK->len : 31;
+
+		memcpy(buf, TOK->s, n);
+		buf[n] = 0;
+		ps->mod->ptx_major = atoi(buf);
+		ps->mod->ptx_minor = strchr(buf, '.') ? atoi(strchr(buf, '.') + 1)
+						      : 0;
+		next(ps);
+	} else {
+		ps->mod->ptx_major = (int)expect_int(ps);
+	}
+}
+
+static void parse_target(struct ptx_parser *ps)
+{
+	next(ps);
+	while (TOK->kind == TK_IDENT) {
+		if (TOK->len > 3 && memcmp(TOK->s, "sm_", 3) == 0)
+			ps->mod->sm = atoi(TOK->s + 3);
+		next(ps);
+		if (!is_punct(ps, ','))
+			break;
+		next(ps);
+	}
+}
+
+static void parse_toplevel(struct ptx_parser *ps)
+{
+	bool is_extern = false;
+
+	while (TOK->kind != TK_EOF) {
+		if (is_word(ps, ".version")) {
+			parse_version(ps);
+		} else if (is_word(ps, ".target")) {
+			parse_target(ps);
+		} else if (is_word(ps, ".address_size")) {
+			next(ps);
+			if (expect_int(ps) != 64)
+				ptx_fail(ps, TOK->line,
+					 "only 64-bit PTX is supported");
+		} else if (is_word(ps, ".file")) {
+			parse_file(ps);
+		} else if (is_word(ps, ".section")) {
+			next(ps);
+			next(ps);
+			skip_block(ps);
+		} else if (is_word(ps, ".visible") || is_word(ps, ".weak") ||
+			   is_word(ps, ".common")) {
+			next(ps);
+			continue;
+		} else if (is_word(ps, ".extern")) {
+			is_extern = true;
+			next(ps);
+			continue;
+		} else if (is_word(ps, ".entry")) {
+			parse_function(ps, true);
+		} else if (is_word(ps, ".func")) {
+			parse_function(ps, false);
+		} else if (is_word(ps, ".global")) {
+			parse_module_var(ps, SS_GLOBAL, is_extern);
+		} else if (is_word(ps, ".const")) {
+			parse_module_var(ps, SS_CONST, is_extern);
+		} else if (is_word(ps, ".shared")) {
+			parse_module_var(ps, SS_SHARED, is_extern);
+		} else if (is_word(ps, ".alias") || is_word(ps, ".pragma")) {
+			skip_to_semicolon(ps);
+		} else if (is_punct(ps, ';')) {
+			next(ps);
+		} else {
+			ptx_fail(ps, TOK->line, "unexpected '%.*s' at module level",
+				 (int)TOK->len, TOK->s);
+		}
+		is_extern = false;
+	}
+}
+
+/* ---- module finalisation ---- */
+
+static bool file_known(const struct simt_module *mod, uint32_t f)
+{
+	return (int)f < mod->nfile_map && mod->file_map[f] != UINT32_MAX;
+}
+
+/* Gives each instruction the source location to report: the innermost
+ * inlined location outside the CUDA toolkit's own headers, so a fault in
+ * an inlined device function points at the user's line. */
+static void map_files(struct ptx_parser *ps)
+{
+	struct simt_module *mod = ps->mod;
+	uint32_t pc;
+
+	for (pc = 0; pc < mod->ncode; pc++) {
+		struct simt_insn *in = &mod->code[pc];
+		uint32_t c = in->src_line, i, b, e, pick = UINT32_MAX;
+
+		in->src_line = 0;
+		in->src_file = UINT16_MAX;
+		if (c == 0 || c > ps->nchains)
+			continue;
+		b = ps->chain_start[c - 1];
+		e = ps->chain_start[c];
+		for (i = e; i > b; i--) {
+			const struct ptx_loc *l = &ps->chain[i - 1];
+
+			if (l->line == 0 || !file_known(mod, l->file))
+				continue;
+			if (pick == UINT32_MAX)
+				pick = i - 1;
+			if (!mod->files[mod->file_map[l->file]].toolkit) {
+				pick = i - 1;
+				break;
+			}
+		}
+		if (pick == UINT32_MAX)
+			continue;
+		in->src_file = (uint16_t)mod->file_map[ps->chain[pick].file];
+		in->src_line = ps->chain[pick].line;
+	}
+}
+
+static void add_unique(uint32_t **arr, int *n, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if ((*arr)[i] == v)
+			return;
+	*arr = simt_xrealloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+	(*arr)[(*n)++] = v;
+}
+
+/* Records, per function, its direct callees and shared variables. */
+static void collect_uses(struct ptx_parser *ps)
+{
+	struct simt_module *mod = ps->mod;
+	int fi, i;
+
+	for (fi = 0; fi < mod->nfuncs; fi++) {
+		struct simt_func *f = &mod->funcs[fi];
+		uint32_t pc;
+
+		if (!f->defined)
+			continue;
+		for (pc = f->pc_begin; pc < f->pc_end; pc++) {
+			struct simt_insn *in = &mod->code[pc];
+
+			if (in->op == OP_CALL)
+				add_unique(&f->callees, &f->ncallees,
+					   mod->calls[in->target].func);
+			if (in->op == OP_CALLI)
+				f->indirect_calls = true;
+		}
+		for (i = 0; i < ps->nshfix; i++) {
+			struct ptx_shfix *s = &ps->shfix[i];
+
+			if (!s->is_row && s->where >= f->pc_begin &&
+			    s->where < f->pc_end)
+				add_unique(&f->shvars, &f->nshvars, s->var);
+			if (s->is_row && s->func == fi)
+				add_unique(&f->shvars, &f->nshvars, s->var);
+		}
+	}
+}
+
+/* Transitive closure of callees of kernel k as a boolean array. */
+static void reach(const struct simt_module *mod, int fi, bool *seen)
+{
+	const struct simt_func *f = &mod->funcs[fi];
+	int i;
+
+	if (seen[fi])
+		return;
+	seen[fi] = true;
+	for (i = 0; i < f->ncallees; i++)
+		reach(mod, (int)f->callees[i], seen);
+}
+
+static bool on_cycle(const struct simt_module *mod, int fi, int *state)
+{
+	const struct simt_func *f = &mod->funcs[fi];
+	int i;
+
+	if (state[fi] == 1)
+		return true;
+	if (state[fi] == 2)
+		return false;
+	state[fi] = 1;
+	for (i = 0; i < f->ncallees; i++)
+		if (on_cycle(mod, (int)f->callees[i], state))
+			return true;
+	state[fi] = 2;
+	return false;
+}
+
+/* Deepest chain of (local bytes, rows) from fi, for non-recursive kernels. */
+static void chain_need(const struct simt_module *mod, int fi, uint32_t *local,
+		       uint32_t *rows)
+{
+	const struct simt_func *f = &mod->funcs[fi];
+	uint32_t best_l = 0, best_r = 0;
+	int i;
+
+	for (i = 0; i < f->ncallees; i++) {
+		uint32_t l = 0, r = 0;
+
+		chain_need(mod, (int)f->callees[i], &l, &r);
+		if (l > best_l)
+			best_l = l;
+		if (r > best_r)
+			best_r = r;
+	}
+	*local = (f->local_size + 15) / 16 * 16 + best_l;
+	*rows = f->nrows + best_r;
+}
+
+/* Places the shared variables: each kernel's variables must not overlap,
+ * variables of different kernels may.  Dynamic (extern) shared memory
+ * starts after the static variables of every kernel that uses it. */
+static void layout_shared(struct ptx_parser *ps, bool **uses)
+{
+	struct simt_module *mod = ps->mod;
+	int nv = mod->nvars, nf = mod->nfuncs, v, w, k;
+	uint64_t *off = simt_xcalloc((size_t)nv, sizeof *off);
+	bool *placed = simt_xcalloc((size_t)nv, 1);
+	uint64_t dyn_off = 0;
+	uint32_t dyn_align = 16;
+
+	for (v = 0; v < nv; v++) {
+		struct simt_var *var = &mod->vars[v];
+		uint64_t o = 0;
+		bool moved = true;
+
+		if (var->space != SS_SHARED || var->is_extern)
+			continue;
+		while (moved) {
+			moved = false;
+			o = (o + var->align - 1) / var->align * var->align;
+			for (w = 0; w < nv; w++) {
+				bool together = false;
+
+				if (!placed[w])
+					continue;
+				for (k = 0; k < nf && !together; k++)
+					together = uses[k] && uses[k][v] &&
+						   uses[k][w];
+				if (together && o < off[w] + mod->vars[w].size &&
+				    off[w] < o + var->size) {
+					o = off[w] + mod->vars[w].size;
+					moved = true;
+				}
+			}
+		}
+		off[v] = o;
+		placed[v] = true;
+	}
+	for (k = 0; k < nf; k++) {
+		struct simt_func *f = &mod->funcs[k];
+		uint64_t end = 0;
+		bool dyn = false;
+
+		if (!uses[k])
+			continue;
+		for (v = 0; v < nv; v++) {
+			if (!uses[k][v])
+				continue;
+			if (mod->vars[v].is_extern) {
+				dyn = true;
+				if (mod->vars[v].align > dyn_align)
+					dyn_align = mod->vars[v].align;
+			} else if (off[v] + mod->vars[v].size > end) {
+				end = off[v] + mod->vars[v].size;
+			}
+		}
+		f->sum_shared = (uint32_t)end;
+		if (dyn && end > dyn_off)
+			dyn_off = end;
+	}
+	dyn_off = (dyn_off + dyn_align - 1) / dyn_align * dyn_align;
+	for (v = 0; v < nv; v++)
+		if (mod->vars[v].space == SS_SHARED && mod->vars[v].is_extern)
+			off[v] = dyn_off;
+	for (k = 0; k < nf; k++) {
+		struct simt_func *f = &mod->funcs[k];
+
+		if (!uses[k])
+			continue;
+		f->sum_dyn_align = dyn_align;
+		for (v = 0; v < nv; v++)
+			if (uses[k][v] && mod->vars[v].is_extern &&
+			    dyn_off > f->sum_shared)
+				f->sum_shared = (uint32_t)dyn_off;
+	}
+	/* Patch the references. */
+	for (k = 0; k < ps->nshfix; k++) {
+		struct ptx_shfix *s = &ps->shfix[k];
+
+		if (s->is_row) {
+			uint64_t *row = mod->consts + (size_t)s->where * 32;
+			int l;
+
+			for (l = 0; l < 32; l++)
+				row[l] += off[s->var];
+		} else {
+			mod->code[s->where].imm += (int64_t)off[s->var];
+		}
+	}
+	free(off);
+	free(placed);
+}
+
+static char *first_bad(const struct simt_module *mod, const bool *seen)
+{
+	int i;
+
+	for (i = 0; i < mod->nfuncs; i++) {
+		const struct simt_func *f = &mod->funcs[i];
+
+		if (!seen[i])
+			continue;
+		if (f->bad)
+			return simt_xstrdup(f->bad);
+		if (!f->defined && !f->builtin)
+			return simt_xasprintf("calls external function %s, which "
+					      "simt does not provide", f->name);
+	}
+	return NULL;
+}
+
+static void summarize_kernels(struct ptx_parser *ps)
+{
+	struct simt_module *mod = ps->mod;
+	int nf = mod->nfuncs, k, i;
+	bool **uses = simt_xcalloc((size_t)nf, sizeof *uses);
+	bool *seen = simt_xmalloc((size_t)nf);
+	int *state = simt_xmalloc((size_t)nf * sizeof *state);
+
+	for (k = 0; k < nf; k++) {
+		struct simt_func *f = &mod->funcs[k];
+		uint32_t l, r;
+
+		if (!f->is_entry || !f->defined)
+			continue;
+		memset(seen, 0, (size_t)nf);
+		reach(mod, k, seen);
+		for (i = 0; i < nf; i++)
+			if (seen[i] && mod->funcs[i].indirect_calls)
+				break;
+		if (i < nf) {
+			int j;
+
+			for (j = 0; j < nf; j++)
+				if (mod->funcs[j].address_taken)
+					reach(mod, j, seen);
+		}
+		uses[k] = simt_xcalloc((size_t)(mod->nvars ? mod->nvars : 1), 1);
+		for (i = 0; i < nf; i++) {
+			int j;
+
+			if (!seen[i])
+				continue;
+			for (j = 0; j < mod->funcs[i].nshvars; j++)
+				uses[k][mod->funcs[i].shvars[j]] = true;
+			if (i != k)
+				f->sum_calls = true;
+			if (mod->funcs[i].indirect_calls)
+				f->sum_recursive = true;
+		}
+		memset(state, 0, (size_t)nf * sizeof *state);
+		if (on_cycle(mod, k, state))
+			f->sum_recursive = true;
+		f->sum_bad = first_bad(mod, seen);
+		if (!f->sum_recursive) {
+			chain_need(mod, k, &l, &r);
+			f->sum_local = l;
+			f->sum_rows = r;
+		} else {
+			f->sum_local = (f->local_size + 15) / 16 * 16;
+			f->sum_rows = f->nrows;
+		}
+		f->sum_ok = f->sum_bad == NULL;
+		f->summarized = true;
+	}
+	layout_shared(ps, uses);
+	for (k = 0; k < nf; k++)
+		free(uses[k]);
+	free(uses);
+	free(seen);
+	free(state);
+}
+
+int simt_kernel_summarize(struct simt_module *mod, struct simt_func *f)
+{
+	(void)mod;
+	return f->summarized && f->sum_ok ? 0 : -1;
+}
+
+static void parser_free(struct ptx_parser *ps)
+{
+	free(ps->regs);
+	free(ps->pdecls);
+	free(ps->locals);
+	free(ps->labels);
+	free(ps->fixups);
+	free(ps->shfix);
+	free(ps->ctab_key);
+	free(ps->ctab_row);
+	free(ps->pool);
+	free(ps->chain);
+	free(ps->chain_start);
+}
+
+int simt_ptx_load(struct simt_module *mod, const char *text, size_t len)
+{
+	struct ptx_parser *ps = simt_xcalloc(1, sizeof *ps);
+	int rc = 0;
+
+	ps->mod = mod;
+	ps->fn = -1;
+	ps->lx.p = text;
+	ps->lx.end = text + len;
+	ps->lx.line = 1;
+	mod->ptx = text;
+	mod->ptx_len = len;
+	if (setjmp(ps->fail)) {
+		mod->error = ps->error;
+		rc = -1;
+		goto out;
+	}
+	ptx_lex_next(&ps->lx);
+	parse_toplevel(ps);
+	map_files(ps);
+	collect_uses(ps);
+	summarize_kernels(ps);
+out:
+	parser_free(ps);
+	free(ps);
+	return rc;
+}
+
+void simt_module_free(struct simt_module *mod)
+{
+	int i;
+
+	for (i = 0; i < mod->nfuncs; i++) {
+		struct simt_func *f = &mod->funcs[i];
+
+		free(f->name);
+		free_params(f->params, f->nparams);
+		free_params(f->rets, f->nrets);
+		free(f->bad);
+		free(f->callees);
+		free(f->shvars);
+		free(f->sum_bad);
+	}
+	for (i = 0; i < mod->nvars; i++) {
+		struct simt_var *v = &mod->vars[i];
+
+		if (v->data) {
+			simt_mem_untrack(v->data);
+			free(v->data);
+		}
+		free(v->init);
+		free(v->name);
+	}
+	for (i = 0; i < (int)mod->ncalls; i++)
+		free(mod->calls[i].copies);
+	for (i = 0; i < mod->nfiles; i++)
+		free(mod->files[i].path);
+	free(mod->files);
+	free(mod->file_map);
+	free(mod->funcs);
+	free(mod->vars);
+	free(mod->code);
+	free(mod->consts);
+	free(mod->calls);
+	free(mod->owned);
+	free(mod->error);
+	free(mod->name);
+}
+
+const char *simt_space_name(int space)
+{
+	switch (space) {
+	case SS_GLOBAL: return "global";
+	case SS_SHARED: return "shared";
+	case SS_LOCAL: return "local";
+	case SS_CONST: return "constant";
+	case SS_PARAM: case SS_KPARAM: return "parameter";
+	default: return "generic";
+	}
+}

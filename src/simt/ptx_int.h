@@ -1,0 +1,161 @@
+/* Parser state shared by the PTX reader (ptx.c) and the instruction
+ * decoder (decode.c). */
+#ifndef SIMT_PTX_INT_H
+#define SIMT_PTX_INT_H
+
+#include "simt_int.h"
+
+#include <setjmp.h>
+
+enum { TK_EOF, TK_IDENT, TK_INT, TK_FLOAT, TK_STRING, TK_PUNCT };
+
+struct ptx_tok {
+	int kind;
+	const char *s;
+	uint32_t len;
+	uint32_t line;
+	char punct;
+	uint64_t ival;
+	double fval;
+	int fbits;         /* 32: 0f literal, 64: 0d literal, 0: decimal */
+	uint64_t raw;      /* bits of a 0f/0d literal */
+};
+
+struct ptx_lexer {
+	const char *p, *end;
+	uint32_t line;
+	struct ptx_tok cur;
+};
+
+/* One declared register name or range %name<count>. */
+struct ptx_reg {
+	const char *name;
+	uint32_t len;
+	bool range;
+	uint32_t count;
+	uint32_t row;
+	int type;
+};
+
+/* A parameter visible in the current function: its formal parameters,
+ * return values and the .param declarations of call sequences. */
+struct ptx_pdecl {
+	const char *name;
+	uint32_t len;
+	bool kernel;       /* kernel parameter: offset into the launch buffer */
+	uint32_t offset;   /* kernel: byte offset; otherwise frame row */
+	uint32_t size;
+};
+
+struct ptx_local {
+	const char *name;
+	uint32_t len;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct ptx_label {
+	const char *name;
+	uint32_t len;
+	uint32_t pc;
+};
+
+struct ptx_fixup {
+	uint32_t pc;
+	const char *name;
+	uint32_t len;
+	uint32_t line;
+	int kind;          /* 0: branch target, 1: call target, 2: brx table */
+};
+
+/* Raw operand as parsed, before the decoder gives it a type. */
+enum { RO_NONE, RO_REG, RO_SREG, RO_INT, RO_FLOAT, RO_SYM, RO_VEC, RO_ADDR,
+       RO_SINK, RO_LIST };
+
+struct ptx_rop {
+	int kind;
+	bool neg;          /* '!' before a predicate */
+	bool minus;        /* '-' before a register (not valid PTX, rejected) */
+	uint32_t row;
+	int rtype;         /* declared type of a register */
+	int sreg;
+	uint64_t ival;
+	double fval;
+	int fbits;
+	uint64_t raw;
+	const char *sym;
+	uint32_t symlen;
+	int64_t off;
+	/* RO_VEC / RO_LIST elements; RO_ADDR base in elem[0] */
+	struct ptx_rop *elem;
+	int nelem;
+};
+
+/* Shared-variable references to patch once the module's shared layout is
+ * known: an immediate row or an instruction offset. */
+struct ptx_shfix {
+	bool is_row;
+	uint32_t where;    /* const row or pc */
+	uint32_t var;
+	int func;          /* function making the reference */
+};
+
+struct ptx_loc {
+	uint32_t file, line, col;
+};
+
+struct ptx_parser {
+	struct simt_module *mod;
+	struct ptx_lexer lx;
+	jmp_buf fail;
+	char *error;
+	int fn;            /* index of the function being parsed, or -1 */
+	struct ptx_reg *regs;
+	int nregs, capregs;
+	struct ptx_pdecl *pdecls;
+	int npdecls, cappdecls;
+	struct ptx_local *locals;
+	int nlocals, caplocals;
+	struct ptx_label *labels;
+	int nlabels, caplabels;
+	struct ptx_fixup *fixups;
+	int nfixups, capfixups;
+	struct ptx_shfix *shfix;
+	int nshfix, capshfix;
+	uint32_t nrows;    /* rows used by the current function */
+	struct ptx_loc locs[16];
+	int nlocs;
+	uint32_t cur_file, cur_line;
+	/* Inline chains of .loc directives: instruction src_line holds a
+	 * chain number + 1 until the .file table is known. */
+	struct ptx_loc *chain;
+	uint32_t nchain, capchain;
+	uint32_t *chain_start;
+	uint32_t nchains, capchains;
+	/* const-row dedup table */
+	uint64_t *ctab_key;
+	uint32_t *ctab_row;
+	uint32_t ctab_cap, ctab_n;
+	/* scratch for raw operands */
+	struct ptx_rop *pool;
+	int npool, cappool;
+};
+
+_Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
+			...) __attribute__((format(printf, 3, 4)));
+void ptx_lex_next(struct ptx_lexer *lx);
+
+/* decode.c */
+void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
+		struct ptx_rop *ops, int nops, int guard, bool guard_neg,
+		uint32_t line);
+uint32_t ptx_const_row(struct ptx_parser *ps, uint64_t v);
+uint32_t ptx_fresh_row(struct ptx_parser *ps, uint64_t v);
+struct simt_insn *ptx_emit(struct ptx_parser *ps, uint32_t line);
+int ptx_find_pdecl(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_local(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_var(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_func(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_parse_type(const char *s, uint32_t len);
+
+#endif

@@ -1,0 +1,462 @@
+/* Internal interface between the parts of simt: the PTX front end, the
+ * interpreter, memory tracking and the CUDA runtime API.  Nothing here is
+ * visible to programs; they see only the cuda* and __cuda* symbols. */
+#ifndef SIMT_INT_H
+#define SIMT_INT_H
+
+#include "cudart.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIMT_FULL 0xffffffffu
+
+/* Generic addresses of the per-thread (.local) and per-block (.shared)
+ * windows.  Host pointers never reach these values on x86-64, so a generic
+ * address is classified by its upper 32 bits. */
+#define SIMT_LOCAL_WIN 0x0001000000000000ull
+#define SIMT_SHARED_WIN 0x0002000000000000ull
+#define SIMT_WIN_OF(a) ((a) & 0xffffffff00000000ull)
+
+/* ---- small helpers (sutil.c) ---- */
+
+void *simt_xmalloc(size_t n);
+void *simt_xcalloc(size_t n, size_t size);
+void *simt_xrealloc(void *p, size_t n);
+char *simt_xstrdup(const char *s);
+char *simt_xstrndup(const char *s, size_t n);
+char *simt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double simt_now(void);
+/* Prints "simt: " and the message to stderr. */
+void simt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+long simt_env_long(const char *name, long dflt);
+
+struct simt_buf {
+	char *s;
+	size_t len, cap;
+};
+void simt_buf_add(struct simt_buf *b, const char *s, size_t n);
+void simt_buf_printf(struct simt_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void simt_buf_vprintf(struct simt_buf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+void simt_buf_free(struct simt_buf *b);
+
+/* ---- decoded PTX ---- */
+
+enum simt_type {
+	ST_NONE,
+	ST_B8, ST_B16, ST_B32, ST_B64, ST_B128,
+	ST_U8, ST_U16, ST_U32, ST_U64,
+	ST_S8, ST_S16, ST_S32, ST_S64,
+	ST_F16, ST_F16X2, ST_BF16, ST_BF16X2, ST_TF32,
+	ST_F32, ST_F64,
+	ST_PRED,
+	ST_COUNT
+};
+
+int simt_type_size(int t);
+bool simt_type_signed(int t);
+bool simt_type_float(int t);
+
+enum simt_space {
+	SS_GENERIC, SS_GLOBAL, SS_SHARED, SS_LOCAL, SS_CONST, SS_PARAM,
+	SS_KPARAM, SS_REG
+};
+const char *simt_space_name(int space);
+
+/* Operand kinds; the first three index the row bases of the executing
+ * group (frame registers, module constants, warp special registers). */
+enum { OK_REG = 0, OK_IMM = 1, OK_SREG = 2, OK_NONE = 3 };
+
+struct simt_opnd {
+	uint32_t idx;
+	uint8_t kind;
+	uint8_t neg;
+	uint8_t pad[2];
+};
+
+/* Addressing modes of memory operands. */
+enum {
+	AM_REG,     /* register + imm */
+	AM_ABS,     /* absolute address imm (module .global/.const data) */
+	AM_SHVAR,   /* shared variable `target` + imm */
+	AM_LOCVAR,  /* frame local depot + imm */
+	AM_PARAM,   /* per-lane parameter area byte offset imm */
+	AM_KPARAM,  /* kernel parameter buffer offset imm */
+};
+
+/* Special register rows of a warp. */
+enum {
+	SR_TID_X, SR_TID_Y, SR_TID_Z,
+	SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z,
+	SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+	SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
+	SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
+	SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_ZERO, SR_ONE,
+	SR_COUNT
+};
+
+/* Instruction flags. */
+enum {
+	F_FTZ = 1 << 0,
+	F_SAT = 1 << 1,
+	F_CC = 1 << 2,      /* writes the carry flag */
+	F_CI = 1 << 3,      /* reads the carry flag */
+	F_APPROX = 1 << 4,
+	F_NAN = 1 << 5,     /* min/max .NaN */
+	F_UNI = 1 << 6,
+	F_DIVERGE_OK = 1 << 7,
+};
+
+/* Rounding modes. */
+enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI,
+       RND_RMI, RND_RPI, RND_RNA };
+
+/* Comparison operators of setp/set/slct. */
+enum {
+	CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE,
+	CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU,
+	CMP_NUM, CMP_NAN
+};
+
+/* The interpreter's operations.  Hot ones are specialised by type; the
+ * rest carry their type in the instruction and go through slower
+ * generic code. */
+#define SIMT_OPS(X) \
+	X(NOP) X(MOV) X(MOV_PRED) X(PACK) X(UNPACK) X(MOV_SHADDR) \
+	X(MOV_LOCADDR) X(MOV_KPADDR) X(MOV_FUNC) X(CLOCK) X(CLOCK64) X(GTIMER) \
+	X(ADD_I32) X(ADD_I64) X(SUB_I32) X(SUB_I64) \
+	X(MUL_LO_I32) X(MUL_LO_I64) X(MUL_WIDE_S32) X(MUL_WIDE_U32) \
+	X(MAD_LO_I32) X(MAD_LO_I64) X(MAD_WIDE_S32) X(MAD_WIDE_U32) \
+	X(ADD_F32) X(SUB_F32) X(MUL_F32) X(FMA_F32) \
+	X(ADD_F64) X(SUB_F64) X(MUL_F64) X(FMA_F64) \
+	X(NEG_F32) X(ABS_F32) X(MIN_F32) X(MAX_F32) \
+	X(SHL_32) X(SHL_64) X(SHR_U32) X(SHR_S32) X(SHR_U64) X(SHR_S64) \
+	X(AND_32) X(AND_64) X(OR_32) X(OR_64) X(XOR_32) X(XOR_64) X(NOT_32) \
+	X(NOT_64) X(AND_P) X(OR_P) X(XOR_P) X(NOT_P) \
+	X(MIN_S32) X(MAX_S32) X(MIN_U32) X(MAX_U32) \
+	X(SETP_S32) X(SETP_U32) X(SETP_S64) X(SETP_U64) X(SETP_F32) \
+	X(SETP_F64) X(SETP_GEN) X(SET) X(SELP) X(SLCT) \
+	X(CVT_U64_U32) X(CVT_S64_S32) X(CVT_TRUNC32) X(CVT) \
+	X(CVTA_TO) X(CVTA_LOCAL) X(CVTA_SHARED) X(CVTA_TO_LOCAL) \
+	X(CVTA_TO_SHARED) X(ISSPACEP) \
+	X(IALU) X(FALU) X(TESTP) \
+	X(LD) X(ST) X(ATOM) X(PREFETCH) \
+	X(BRA) X(BRX) X(CALL) X(CALLI) X(RET) X(EXIT) X(TRAP) X(BRKPT) \
+	X(BAR) X(BAR_ARRIVE) X(BAR_RED) X(MEMBAR) X(NANOSLEEP) X(CP_ASYNC) \
+	X(SHFL) X(VOTE) X(MATCH) X(ACTIVEMASK) X(REDUX) X(BAR_WARP) X(ELECT) \
+	X(VPRINTF) X(ASSERTFAIL) X(MALLOC) X(FREE) X(UNSUPPORTED)
+
+enum simt_op {
+#define SIMT_OP_ENUM(n) OP_##n,
+	SIMT_OPS(SIMT_OP_ENUM)
+#undef SIMT_OP_ENUM
+	OP_COUNT
+};
+
+/* Sub-operations of IALU/FALU/ATOM/SHFL/VOTE/... */
+enum {
+	SUB_ADD, SUB_SUB, SUB_MUL, SUB_MULHI, SUB_MULWIDE, SUB_MAD, SUB_MADHI,
+	SUB_MADWIDE, SUB_MUL24, SUB_MUL24HI, SUB_MAD24, SUB_MAD24HI, SUB_DIV,
+	SUB_REM, SUB_ABS, SUB_NEG, SUB_MIN, SUB_MAX, SUB_POPC, SUB_CLZ,
+	SUB_BREV, SUB_BFIND, SUB_BFIND_SHIFT, SUB_BFE, SUB_BFI, SUB_PRMT,
+	SUB_SHFL_L, SUB_SHFL_R, SUB_SHL, SUB_SHR, SUB_AND, SUB_OR, SUB_XOR,
+	SUB_NOT, SUB_CNOT, SUB_SAD, SUB_LOP3, SUB_DP4A, SUB_DP2A_LO,
+	SUB_DP2A_HI, SUB_FNS, SUB_SZEXT, SUB_BMSK,
+	/* float */
+	SUB_FMA, SUB_RCP, SUB_SQRT, SUB_RSQRT, SUB_SIN, SUB_COS, SUB_LG2,
+	SUB_EX2, SUB_TANH, SUB_COPYSIGN, SUB_TESTP, SUB_FMIN, SUB_FMAX,
+	/* atomics */
+	SUB_EXCH, SUB_CAS, SUB_INC, SUB_DEC,
+	/* shfl / vote / match / redux */
+	SUB_UP, SUB_DOWN, SUB_BFLY, SUB_IDX, SUB_ALL, SUB_ANY, SUB_UNI,
+	SUB_BALLOT,
+	/* testp */
+	SUB_FINITE, SUB_INFINITE, SUB_NUMBER, SUB_NOTANUMBER, SUB_NORMAL,
+	SUB_SUBNORMAL,
+};
+
+struct simt_insn {
+	uint16_t op;
+	uint8_t type;     /* operation type */
+	uint8_t type2;    /* source type (cvt), compare type (set) */
+	uint8_t sub;      /* sub-operation or compare operator */
+	uint8_t sub2;     /* combining op of setp/bar.red, shift/ prmt mode */
+	uint8_t rnd;
+	uint8_t flags;
+	uint8_t space;
+	uint8_t vec;      /* vector length of ld/st, number of packed parts */
+	uint8_t am;       /* addressing mode of the memory operand */
+	uint8_t nops;
+	uint8_t guard_neg;
+	uint8_t flop;     /* FLOPs per lane (for counters) */
+	uint8_t flop_type;
+	uint8_t pad;
+	int32_t guard;    /* predicate row, or -1 */
+	struct simt_opnd o[6];
+	struct simt_opnd addr;
+	int64_t imm;
+	uint32_t target;  /* branch target, function, call site, variable */
+	uint32_t ptx_line;
+	uint32_t src_line;
+	uint16_t src_file;
+	uint16_t pad2;
+};
+
+struct simt_param {
+	char *name;
+	uint32_t offset;  /* kernel: buffer offset; function: frame row */
+	uint32_t size;
+	uint32_t align;
+};
+
+enum { BI_NONE, BI_VPRINTF, BI_ASSERTFAIL, BI_MALLOC, BI_FREE };
+
+struct simt_func {
+	char *name;
+	bool is_entry;
+	bool defined;
+	int builtin;
+	uint32_t pc_begin, pc_end;
+	uint32_t nrows;
+	uint32_t local_size;
+	uint32_t local_align;
+	struct simt_param *params;
+	int nparams;
+	struct simt_param *rets;
+	int nrets;
+	uint32_t kparam_size;
+	uint32_t decl_line;
+	uint32_t maxntid[3], reqntid[3];
+	int minnctapersm;
+	/* The first instruction simt cannot run, reported at launch. */
+	char *bad;
+	/* Direct callees and the shared variables used, for the kernel
+	 * summary computed at first launch. */
+	uint32_t *callees;
+	int ncallees;
+	uint32_t *shvars;
+	int nshvars;
+	bool indirect_calls;
+	bool address_taken;
+	/* Kernel summary, filled at first launch. */
+	bool summarized;
+	bool sum_ok;
+	char *sum_bad;
+	uint32_t sum_shared;       /* static shared bytes */
+	uint32_t sum_dyn_align;
+	bool sum_calls;
+	bool sum_recursive;
+	uint32_t sum_local;        /* entry local bytes + call depth need */
+	uint32_t sum_rows;         /* register rows of the largest frame */
+	int max_dyn_shared;        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+	int carveout;
+};
+
+struct simt_var {
+	char *name;
+	int space;
+	uint64_t size;
+	uint32_t align;
+	bool is_extern;    /* extern .shared: the dynamic shared window */
+	uint8_t *data;     /* storage of .global/.const variables */
+	uint8_t *init;     /* initial bytes (size) or NULL */
+	bool managed;
+};
+
+struct simt_callsite {
+	uint32_t func;
+	uint16_t nargs, nrets;
+	/* Rows to copy: caller row, callee row, count, for args then rets. */
+	uint32_t *copies;
+	uint32_t ncopies_args, ncopies_rets;
+	/* Indirect call: the callee side of each copy is a parameter index,
+	 * resolved against the function called at run time. */
+	bool indirect;
+};
+
+/* Value of a function's address in registers: the tag and its index. */
+#define SIMT_FUNC_TAG 0xF0F0000000000000ull
+
+struct simt_file {
+	char *path;
+	bool toolkit;
+};
+
+struct simt_module {
+	char *name;        /* for messages: the first .file or "module N" */
+	const char *ptx;   /* text, owned by the program image or by `owned` */
+	char *owned;
+	size_t ptx_len;
+	char *error;       /* why the module cannot run, or NULL */
+	int ptx_major, ptx_minor, sm;
+	struct simt_insn *code;
+	uint32_t ncode, capcode;
+	struct simt_func *funcs;
+	int nfuncs, capfuncs;
+	struct simt_var *vars;
+	int nvars, capvars;
+	uint64_t *consts;  /* rows of 32 lanes */
+	uint32_t nconsts, capconsts;
+	struct simt_callsite *calls;
+	uint32_t ncalls, capcalls;
+	struct simt_file *files;
+	int nfiles;
+	uint32_t *file_map;    /* .file number -> files index */
+	int nfile_map;
+};
+
+/* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
+int simt_ptx_load(struct simt_module *mod, const char *text, size_t len);
+void simt_module_free(struct simt_module *mod);
+int simt_module_find_func(const struct simt_module *mod, const char *name);
+int simt_module_find_var(const struct simt_module *mod, const char *name);
+/* Whether kernel `f` can run: 0, or -1 (the reason is in f->sum_bad).
+ * The summary itself (shared layout, local size) is made at load. */
+int simt_kernel_summarize(struct simt_module *mod, struct simt_func *f);
+const char *simt_op_name(int op);
+
+/* fatbin.c: finds the PTX text in a fatbinary wrapper.  Returns 0 and the
+ * text, or -1 with a message in *why (static). */
+int simt_fatbin_ptx(const void *wrapper, const char **ptx, size_t *len,
+		    const char **why);
+
+/* ---- memory (memory.c) ---- */
+
+enum { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_REGISTERED, MEM_SYMBOL };
+
+struct simt_alloc {
+	uint64_t base;
+	uint64_t size;
+	int kind;
+	bool readonly;
+	bool mmapped;
+	unsigned flags;
+	const char *name;  /* symbol name for module variables */
+};
+
+void *simt_mem_alloc(size_t size, int kind, unsigned flags);
+int simt_mem_free(void *p, int kind);
+/* Tracks memory simt did not allocate (module variables, registrations). */
+void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
+		    bool readonly);
+void simt_mem_untrack(void *p);
+/* The allocation containing [a, a+n), or NULL.  Safe during kernels. */
+const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n);
+/* The allocation nearest below a (for messages), or NULL. */
+const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
+					  bool *was_freed);
+uint64_t simt_mem_used(void);
+void simt_mem_reset(void);
+/* Describes an access of n bytes at a that hit no allocation, e.g.
+ * "out-of-bounds global write of 4 bytes, 12 bytes past a 1024-byte
+ * allocation"; `what` is the space and kind ("global write"). */
+void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
+		       const char *what);
+
+/* ---- device (device.c) ---- */
+
+struct simt_device {
+	struct cudaDeviceProp prop;
+	int memory_clock_khz;
+	int clock_khz;
+	double fp32_tflops;
+	const char *key;
+};
+const struct simt_device *simt_device(void);
+
+/* ---- runtime state (runtime.c) ---- */
+
+struct simt_kernel {
+	const void *host_fun;
+	struct simt_module *mod;
+	int func;
+	char *device_name;
+};
+
+struct simt_symbol {
+	const void *host_var;
+	struct simt_module *mod;
+	int var;
+	uint64_t size;
+	bool constant;
+	bool managed;
+};
+
+/* Serialises API calls; kernels run with it held. */
+void simt_lock(void);
+void simt_unlock(void);
+cudaError_t simt_set_error(cudaError_t e);
+cudaError_t simt_sticky(void);
+void simt_set_sticky(cudaError_t e);
+void simt_init(void);
+struct simt_kernel *simt_kernel_of(const void *host_fun);
+struct simt_symbol *simt_symbol_of(const void *host_var);
+
+extern size_t simt_stack_limit;
+extern size_t simt_printf_fifo;
+extern size_t simt_heap_limit;
+
+/* ---- execution (exec.c, launch.c) ---- */
+
+struct simt_fault {
+	cudaError_t err;
+	char *msg;
+};
+
+struct simt_launch_req {
+	struct simt_module *mod;
+	struct simt_func *fn;
+	dim3 grid, block;
+	size_t dyn_shared;
+	void **args;
+};
+
+/* Runs a kernel to completion.  Returns cudaSuccess, a launch error (not
+ * sticky), or a kernel fault (already reported and made sticky). */
+cudaError_t simt_launch(const struct simt_launch_req *req);
+const char *simt_demangle(const char *mangled, char *buf, size_t n);
+
+/* ---- counters (counters.c) ---- */
+
+struct simt_counts {
+	uint64_t thread_insts;
+	uint64_t warp_insts;
+	uint64_t gld_req, gst_req, gld_sectors, gst_sectors;
+	uint64_t sld_req, sst_req, bank_conflicts;
+	uint64_t branches, divergent;
+	uint64_t atomics, barriers;
+	uint64_t flops_f32, flops_f64, flops_f16;
+	uint64_t local_ld, local_st;
+	uint64_t races;
+};
+
+extern bool simt_counters_on;
+void simt_counters_add(const char *kernel, const struct simt_counts *c,
+		       double seconds);
+void simt_counters_init(void);
+
+/* ---- formatting of device printf (printf.c) ---- */
+
+/* Formats one device printf call into b and returns the number of
+ * arguments it used.  args_len bounds the argument buffer. */
+typedef const char *(*simt_strfetch)(void *ctx, uint64_t addr);
+int simt_format_printf(struct simt_buf *b, const char *fmt,
+			const uint8_t *args, size_t args_len,
+			simt_strfetch fetch, void *ctx);
+
+/* ---- floating point helpers (fp.c) ---- */
+
+float simt_h2f(uint16_t h);
+uint16_t simt_f2h(double x, int rnd);
+float simt_bf2f(uint16_t h);
+uint16_t simt_f2bf(double x, int rnd);
+float simt_round_f32(double x, int rnd);
+
+#endif

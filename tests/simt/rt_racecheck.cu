@@ -1,0 +1,47 @@
+// expect: exit=0 env=CUDALAB_SIMT_RACECHECK=1 stderr=read-after-write hazard [simt-only]
+// With CUDALAB_SIMT_RACECHECK=1, simt reports shared-memory hazards: here
+// a reduction step reads a neighbour's slot without the __syncthreads()
+// that should separate it from the neighbour's write.  The correct kernel
+// beside it reports nothing.  The program checks only the correct
+// kernel's result; the runner checks the report.
+#include <cstdio>
+
+__global__ void racy(int *out)
+{
+	__shared__ int s[64];
+	int t = threadIdx.x;
+	s[t] = t;
+	/* missing __syncthreads() */
+	out[t] = s[(t + 32) % 64];
+}
+
+__global__ void clean(int *out)
+{
+	__shared__ int s[64];
+	int t = threadIdx.x;
+	s[t] = t;
+	__syncthreads();
+	int v = s[(t + 32) % 64];
+	__syncthreads();
+	s[t] = v * 2;
+	__syncwarp();
+	out[t] = s[t ^ 1];
+}
+
+int main()
+{
+	int *d, h[64];
+	if (cudaMalloc(&d, sizeof h))
+		return 1;
+	racy<<<1, 64>>>(d);
+	clean<<<1, 64>>>(d);
+	if (cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost))
+		return 1;
+	for (int t = 0; t < 64; t++)
+		if (h[t] != 2 * (((t ^ 1) + 32) % 64)) {
+			fprintf(stderr, "FAIL clean %d got %d\n", t, h[t]);
+			return 1;
+		}
+	printf("ok rt_racecheck\n");
+	return 0;
+}
