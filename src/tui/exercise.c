@@ -135,7 +135,6 @@ static void *exercise_enter(struct tui *t, const char *arg)
 	}
 	x->lay = doc_layout(x->doc, t->cols - 2 > 100 ? 100 : t->cols - 2);
 	load_history(t, x);
-	results_add(x, UI_DIM, "Your file: %s", x->file ? x->file : "(none)");
 	if (created)
 		results_add(x, UI_DIM, "It is new: a copy of the starter.");
 	results_add(x, UI_DIM, "e: edit it   c: check   b: bench   h: hint   ?: keys");
@@ -169,7 +168,7 @@ static void exercise_resize(struct tui *t, void *state)
 /* Rows of the results pane (the statement gets the rest). */
 static int results_rows(const struct tui *t, const struct exscreen *x)
 {
-	int body = t->rows - 3; /* title, history line, status */
+	int body = t->rows - 4; /* title, file line, history line, status */
 	int want = x->nres + 1;
 
 	if (x->full_results)
@@ -246,6 +245,49 @@ static void draw_history(struct tui *t, struct exscreen *x, int y)
 	}
 }
 
+#define FILE_LABEL "Your file: "
+
+static void draw_file(struct tui *t, struct exscreen *x, int y)
+{
+	move(y, 0);
+	clrtoeol();
+	attron(term_attr(UI_DIM));
+	term_put(y, 1, FILE_LABEL, t->cols - 2);
+	attroff(term_attr(UI_DIM));
+	attron(term_attr(UI_LINK));
+	term_put(y, 1 + (int)strlen(FILE_LABEL), x->file ? x->file : "(none)",
+		 t->cols - 2 - (int)strlen(FILE_LABEL));
+	attroff(term_attr(UI_LINK));
+}
+
+/* Terminals known to understand OSC 8 hyperlinks, outside multiplexers,
+ * which may not pass them through. */
+static int hyperlinks(void)
+{
+	const char *prog = getenv("TERM_PROGRAM");
+
+	if (getenv("TMUX") || getenv("STY"))
+		return 0;
+	return getenv("VTE_VERSION") || getenv("KITTY_WINDOW_ID") || getenv("WT_SESSION") ||
+	       (prog && (strcmp(prog, "iTerm.app") == 0 || strcmp(prog, "WezTerm") == 0 ||
+			 strcmp(prog, "vscode") == 0));
+}
+
+/* Rewrites the file path, already painted by curses, as an OSC 8 link to
+ * file://PATH, so a click opens it; the text on screen stays the same. */
+static void link_file(struct tui *t, struct exscreen *x, int y)
+{
+	int col = 1 + (int)strlen(FILE_LABEL);
+
+	if (!x->file || !hyperlinks() || tui_display_width(x->file) > t->cols - 2 - col)
+		return;
+	printf("\033[%d;%dH\033]8;;file://%s\033\\%s\033]8;;\033\\", y + 1, col + 1, x->file,
+	       x->file);
+	fflush(stdout);
+	move(y, col);
+	refresh();
+}
+
 static void exercise_draw(struct tui *t, void *state)
 {
 	struct exscreen *x = state;
@@ -256,7 +298,7 @@ static void exercise_draw(struct tui *t, void *state)
 		return;
 	erase();
 	rrows = results_rows(t, x);
-	srows = t->rows - 3 - rrows;
+	srows = t->rows - 4 - rrows;
 	snprintf(title, sizeof title, "Exercise: %s  (difficulty %d)", x->ex->title, x->ex->difficulty);
 	term_fill_line(0, UI_TITLE);
 	attron(term_attr(UI_TITLE));
@@ -266,18 +308,20 @@ static void exercise_draw(struct tui *t, void *state)
 		x->top = x->lay->nlines > 0 ? x->lay->nlines - 1 : 0;
 	for (int i = 0; i < srows && x->top + i < x->lay->nlines; i++)
 		paint_doc_line(t, i + 1, margin, &x->lay->lines[x->top + i]);
-	draw_history(t, x, srows + 1);
+	draw_file(t, x, srows + 1);
+	draw_history(t, x, srows + 2);
 	for (int xx = 0; xx < t->cols; xx++)
-		mvaddstr(srows + 2, xx, term_glyph(GLYPH_HLINE));
+		mvaddstr(srows + 3, xx, term_glyph(GLYPH_HLINE));
 	for (int i = 0; i + 1 < rrows && x->res_top + i < x->nres; i++) {
 		const struct rline *r = &x->res[x->res_top + i];
 
 		attron(term_attr(r->role));
-		term_put(srows + 3 + i, 1, r->text, t->cols - 2);
+		term_put(srows + 4 + i, 1, r->text, t->cols - 2);
 		attroff(term_attr(r->role));
 	}
 	tui_status(t, "e: edit  c: check  b: bench  h: hint  s: solution  v: results  q: back");
 	refresh();
+	link_file(t, x, srows + 1);
 }
 
 /* Paints the progress line while a check runs (called between phases). */
@@ -348,12 +392,19 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 			    r->mismatch.case_name, r->mismatch.index,
 			    r->mismatch.expected ? r->mismatch.expected : "?",
 			    r->mismatch.got ? r->mismatch.got : "?");
+	if (r->mismatch.note)
+		results_add(x, UI_WARN, "  %s", r->mismatch.note);
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct run_case *c = &r->cases[i];
+		char abs_err[32] = "-", rel_err[32] = "-";
 
+		if (!isnan(c->max_abs_err))
+			snprintf(abs_err, sizeof abs_err, "%.3g", c->max_abs_err);
+		if (!isnan(c->max_rel_err))
+			snprintf(rel_err, sizeof rel_err, "%.3g", c->max_rel_err);
 		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN,
-			    "  %-6s %-24s max abs err %-10.3g max rel err %.3g", c->status, c->name,
-			    c->max_abs_err, c->max_rel_err);
+			    "  %-6s %-24s max abs err %-10s max rel err %s", c->status, c->name, abs_err,
+			    rel_err);
 	}
 	show_timing(x, r);
 	{
@@ -544,7 +595,7 @@ static void solution(struct tui *t, struct exscreen *x)
 static int exercise_key(struct tui *t, void *state, int ch)
 {
 	struct exscreen *x = state;
-	int rrows = results_rows(t, x), srows = t->rows - 3 - rrows;
+	int rrows = results_rows(t, x), srows = t->rows - 4 - rrows;
 	int page = srows > 2 ? srows - 1 : 1;
 	int *top = x->full_results ? &x->res_top : &x->top;
 	int max = x->full_results ? x->nres - 1 : x->lay->nlines - srows;

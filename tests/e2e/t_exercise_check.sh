@@ -8,6 +8,7 @@ EXTRA_ENV="EDITOR=$HOME_DIR/editor.sh VISUAL="
 start read vector-add
 wait_for "Exercise: Vector add"
 wait_for "It is new: a copy of the starter."
+wait_for "Your file: $HOME_DIR/work/vector-add/kernel.cu"
 keys c
 wait_for "WRONG ANSWER" 180
 wait_for "first mismatch: case n=1, index 0"
