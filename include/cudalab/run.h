@@ -29,7 +29,12 @@ struct run_probe {
 	char *gpu_arch;     /* e.g. "sm_90" from its compute capability, NULL when unknown */
 	char *why;          /* one line: why the GPU is (not) usable */
 	char *simt_lib;     /* path to libcudalab-simt.a, NULL when not found */
+	unsigned simt_sanitize; /* RUN_SAN_* the library was built with (SANITIZE=...) */
 };
+
+/* Sanitizers a simt library can be built with; a program linking it
+ * needs the same runtimes. */
+enum { RUN_SAN_ADDRESS = 1, RUN_SAN_UNDEFINED = 2 };
 
 /* Fills *p; never fails (missing pieces are NULL / 0 with p->why saying so). */
 void run_probe(struct run_probe *p);
@@ -97,6 +102,7 @@ struct run_nvcc {
 	enum run_backend backend;       /* GPU or SIMT */
 	const char *gpu_arch;           /* "sm_90"; NULL: -arch=native */
 	const char *simt_lib;           /* path of libcudalab-simt.a (SIMT) */
+	unsigned simt_sanitize;         /* RUN_SAN_* of that library */
 	const char *const *includes;    /* -I directories */
 	size_t n_includes;
 	const char *const *defines;     /* -D values, "X" or "X=Y" */

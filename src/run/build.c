@@ -229,6 +229,7 @@ static char **build_argv(const struct run_build *b, const struct step *st, const
 	n.backend = b->backend;
 	n.gpu_arch = b->probe->gpu_arch;
 	n.simt_lib = b->probe->simt_lib;
+	n.simt_sanitize = b->probe->simt_sanitize;
 	n.includes = inc;
 	n.n_includes = n_inc;
 	n.sources = srcs;

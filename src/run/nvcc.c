@@ -49,11 +49,15 @@ static void push(struct argv_buf *a, char *s)
 
 /* Links the simt library by -L/-l when it has its usual name (so it
  * comes after every object), else by its path. */
-static void push_simt(struct argv_buf *a, const char *lib)
+static void push_simt(struct argv_buf *a, const char *lib, unsigned sanitize)
 {
 	const char *slash = strrchr(lib, '/');
 	const char *base = slash ? slash + 1 : lib;
 
+	if (sanitize & RUN_SAN_ADDRESS)
+		push(a, xstrdup("-Xcompiler=-fsanitize=address"));
+	if (sanitize & RUN_SAN_UNDEFINED)
+		push(a, xstrdup("-Xcompiler=-fsanitize=undefined"));
 	if (strcmp(base, "libcudalab-simt.a") == 0) {
 		push(a, slash ? xasprintf("-L%.*s", (int)(slash - lib), lib) : xstrdup("-L."));
 		push(a, xstrdup("-lcudalab-simt"));
@@ -93,7 +97,7 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 	for (size_t i = 0; i < n->n_sources; i++)
 		push(&a, xstrdup(n->sources[i]));
 	if (n->backend == BACKEND_SIMT && !n->compile_only)
-		push_simt(&a, n->simt_lib ? n->simt_lib : "libcudalab-simt.a");
+		push_simt(&a, n->simt_lib ? n->simt_lib : "libcudalab-simt.a", n->simt_sanitize);
 	return a.v;
 }
 

@@ -196,12 +196,30 @@ static char *find_simt(void)
 	return NULL;
 }
 
+/* A library built with SANITIZE=... carries the sanitizers' symbols. */
+static unsigned simt_sanitizers(const char *lib)
+{
+	size_t len = 0;
+	char *bytes = lib ? read_file(lib, &len) : NULL;
+	unsigned san = 0;
+
+	if (!bytes)
+		return 0;
+	if (memmem(bytes, len, "__asan_init", strlen("__asan_init")))
+		san |= RUN_SAN_ADDRESS;
+	if (memmem(bytes, len, "__ubsan_handle_", strlen("__ubsan_handle_")))
+		san |= RUN_SAN_UNDEFINED;
+	free(bytes);
+	return san;
+}
+
 static void probe_tools(struct run_probe *p)
 {
 	p->nvcc = find_nvcc(&p->nvcc_why);
 	if (p->nvcc)
 		p->nvcc_version = nvcc_version(p->nvcc);
 	p->simt_lib = find_simt();
+	p->simt_sanitize = simt_sanitizers(p->simt_lib);
 }
 
 void run_probe(struct run_probe *p)

@@ -42,6 +42,7 @@ int run_program_build(const struct run_program *p, const struct run_probe *probe
 	n.backend = p->backend;
 	n.gpu_arch = probe->gpu_arch;
 	n.simt_lib = probe->simt_lib;
+	n.simt_sanitize = probe->simt_sanitize;
 	n.includes = p->includes;
 	n.n_includes = p->n_includes;
 	n.defines = p->defines;

@@ -122,6 +122,17 @@ verdict() {
 # for simt; a GPU of compute capability 8.0 or later runs it too), then
 # linked with the CUDA runtime and, when the library is there, with simt.
 SIMT_LIB=$BUILD/libcudalab-simt.a
+# A library built with SANITIZE=... needs the sanitizer runtimes at link
+# time; the harnesses' own host allocations are no leak of simt's.
+SIMT_LINK=
+if [ -f "$SIMT_LIB" ] && nm "$SIMT_LIB" 2>/dev/null | grep -q __asan_init; then
+	SIMT_LINK="$SIMT_LINK -Xcompiler=-fsanitize=address"
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+	export ASAN_OPTIONS
+fi
+if [ -f "$SIMT_LIB" ] && nm "$SIMT_LIB" 2>/dev/null | grep -q __ubsan_handle_; then
+	SIMT_LINK="$SIMT_LINK -Xcompiler=-fsanitize=undefined"
+fi
 ngpu=0
 for dir in exercises/*/; do
 	ex=$(basename "$dir")
@@ -157,10 +168,12 @@ for dir in exercises/*/; do
 			verdict "$ex" "$f"
 		fi
 		[ -f "$SIMT_LIB" ] || continue
-		if ! "$NVCC" -cudart none "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" \
+		# shellcheck disable=SC2086
+		if ! "$NVCC" -cudart none $SIMT_LINK "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" \
 			-L"$BUILD" -lcudalab-simt -lpthread -lm -o "$TMP/$ex-$f-simt" \
 			>"$TMP/log" 2>&1; then
-			echo "harness: simt does not link $ex/$f yet: not run there"
+			cat "$TMP/log"
+			bad "$ex/$f" "does not link with simt"
 			continue
 		fi
 		run_check "$ex-$f-simt" "$TMP/$ex-$f-simt"
