@@ -1,8 +1,10 @@
 // Harness for prefix-scan: out[i] = in[0] + ... + in[i] (inclusive).
 //
 // check: n = 1, 31 (part of one warp), 1024 and 1025 (one tile exactly and
-// one past it for tiles of 1024), 4099 and 100003 (about a hundred tiles of
-// 1024), each with three seeds; values uniform in [-8, 15].
+// one past it for tiles of 1024), 4099 (three past 4096: a second tile of
+// 4096 holds only part of one int4), 100003 (about a hundred tiles of
+// 1024, 25 of 4096, ending mid-warp), each with three seeds; values
+// uniform in [-8, 15].
 // bench: n = 2^26 on a GPU (256 MiB in, 256 MiB out), the largest check
 // size on simt.
 // The reference is a running sum in 64-bit integers; with values in

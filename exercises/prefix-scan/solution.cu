@@ -1,166 +1,259 @@
-// prefix-scan, reference answer: scan-then-propagate over tiles of 1024.
+// prefix-scan, reference answer: a single-pass scan with decoupled
+// look-back, so every element is read once and written once (8 bytes).
 //
-// Three steps, applied recursively:
-//   1. every block scans one tile of 1024 ints (256 threads x 4 items) and
-//      writes the tile's total to tile_sums[block];
-//   2. the tile sums are scanned the same way (one more level of tiles if
-//      there are more than 1024 of them, and so on);
-//   3. every tile but the first adds the scanned sum of the tiles before it.
-// Inside a tile: each thread scans its 4 consecutive items in registers
-// (loaded as one int4: a warp reads 512 contiguous bytes), the 32 thread
-// totals of a warp are scanned with shuffle-up steps, the 8 warp totals
-// with one more warp scan through shared memory, and each thread adds the
-// offsets of the threads and warps before it.  Two __syncthreads per tile.
+// One launch; each block scans one tile of 4096 ints (256 threads x 16):
+//   1. thread 0 takes the next tile number from a global counter
+//      (atomicAdd), so tiles start in the order of their numbers: a block
+//      only ever waits for tiles that a running (or finished) block holds,
+//      which is what guarantees progress (blockIdx order would not: the
+//      hardware may run block 900 before block 3, or run them one by one);
+//   2. the tile is loaded with int4 loads and scanned inside the block:
+//      each warp owns 512 consecutive ints, read in 4 rounds of 128 (lane l
+//      takes ints 4l..4l+3 of the round, so every load instruction of a
+//      warp reads 512 contiguous bytes), scans each lane's 4 in registers,
+//      the lanes' totals with shuffle-up steps, and the warps' totals
+//      through shared memory;
+//   3. warp 0 publishes the tile's total (status AGGREGATE) in the tile's
+//      flag word, then looks back over the flags of the 32 tiles before
+//      it at a time, summing totals until it meets a tile whose inclusive
+//      prefix is known (status PREFIX); it publishes its own inclusive
+//      prefix and hands the exclusive one to the block;
+//   4. every thread adds its offsets and stores with int4 stores.
+// A flag word packs the status (high 32 bits) with the value (low 32), so
+// one 64-bit store publishes both and a reader can never see a status with
+// a stale value.  A tile never waits for the inclusive prefix of its
+// neighbour, only for its total, which every started tile publishes
+// without waiting for anyone: the chain of waits is short, and the scan
+// runs at the speed of a copy.
 //
-// The input is read twice and the output written twice (16 bytes moved per
-// element against the 8 a single pass needs); see exercise.md for the
-// schemes that move fewer.
+// Scratch (the counter and one flag word per tile) is allocated on the
+// first call, grows when n does, and is zeroed with one cudaMemsetAsync
+// per call.  in and out must be 16-byte aligned, as cudaMalloc gives.
 #include <cuda_runtime.h>
 
-enum { THREADS = 256, ITEMS = 4, TILE = THREADS * ITEMS, WARPS = THREADS / 32 };
+enum {
+    THREADS = 256,
+    WARPS = THREADS / 32,
+    VEC = 4,                       // ints per int4
+    ROUNDS = 4,                    // int4 loads per thread
+    WARP_TILE = 32 * VEC * ROUNDS, // consecutive ints owned by one warp
+    TILE = WARPS * WARP_TILE
+};
+
+// Tile status in the high half of a flag word; 0 so that zeroed memory
+// reads as "nothing published yet".
+enum : unsigned { STATUS_INVALID = 0, STATUS_AGGREGATE = 1, STATUS_PREFIX = 2 };
+
+constexpr unsigned FULL = 0xffffffffu; // all lanes of a warp
+
+__device__ __forceinline__ unsigned long long pack(unsigned status, int value)
+{
+    return (unsigned long long)status << 32 | (unsigned)value;
+}
+
+// Makes everything this thread wrote visible before the flag word, then
+// writes status and value together.
+__device__ __forceinline__ void publish(unsigned long long* flag, unsigned status, int value)
+{
+    __threadfence();
+    atomicExch(flag, pack(status, value));
+}
 
 // Inclusive scan of v over the 32 lanes of the warp.
 __device__ __forceinline__ int warp_inclusive_scan(int v, int lane)
 {
 #pragma unroll
     for (int offset = 1; offset < 32; offset <<= 1) {
-        int up = __shfl_up_sync(0xffffffffu, v, offset);
+        int up = __shfl_up_sync(FULL, v, offset);
         if (lane >= offset)
             v += up;
     }
     return v;
 }
 
-// Loads this thread's ITEMS consecutive elements from index i; elements at
-// n or past it read as 0, which leaves every sum unchanged.
-__device__ __forceinline__ void load_items(const int* in, long long i, int n, int v[ITEMS])
+__device__ __forceinline__ int warp_sum(int v)
 {
-    if (i + ITEMS <= n) {
-        int4 q = *reinterpret_cast<const int4*>(in + i);
-        v[0] = q.x;
-        v[1] = q.y;
-        v[2] = q.z;
-        v[3] = q.w;
-        return;
-    }
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-        v[k] = i + k < n ? in[i + k] : 0;
+    for (int offset = 16; offset > 0; offset >>= 1)
+        v += __shfl_xor_sync(FULL, v, offset);
+    return v;
 }
 
-__device__ __forceinline__ void store_items(int* out, long long i, int n, const int v[ITEMS])
+// Loads this lane's ROUNDS int4s, the first at index i and each next one
+// 32 int4s (one warp's round) further.  A whole tile needs no bounds
+// checks; in the last, partial tile the ints at n or past it read as 0,
+// which leaves every sum unchanged, and only the int4 that n cuts is read
+// int by int.
+template <bool WHOLE>
+__device__ __forceinline__ void load_lane(const int* __restrict__ in, long long i, int n,
+                                          int4 q[ROUNDS])
 {
-    if (i + ITEMS <= n) {
-        *reinterpret_cast<int4*>(out + i) = make_int4(v[0], v[1], v[2], v[3]);
-        return;
-    }
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-        if (i + k < n)
-            out[i + k] = v[k];
+    for (int r = 0; r < ROUNDS; r++, i += 32 * VEC) {
+        if (WHOLE || i + VEC <= n) {
+            q[r] = reinterpret_cast<const int4*>(in)[i / VEC];
+        } else {
+            q[r].x = i < n ? in[i] : 0;
+            q[r].y = i + 1 < n ? in[i + 1] : 0;
+            q[r].z = i + 2 < n ? in[i + 2] : 0;
+            q[r].w = i + 3 < n ? in[i + 3] : 0;
+        }
+    }
 }
 
-// Scans tile blockIdx.x of in into out (inclusive, within the tile) and,
-// when tile_sums is not null, stores the tile's total in
-// tile_sums[blockIdx.x].  in and out may be the same array: each thread
-// reads only the items it later writes.
+// Stores what load_lane loaded, skipping the ints at n or past it.  (The
+// int4 stores index an int4 array rather than cast out + i: written that
+// way, the compiler keeps every one of them a single 16-byte store.)
+template <bool WHOLE>
+__device__ __forceinline__ void store_lane(int* __restrict__ out, long long i, int n,
+                                           const int4 q[ROUNDS])
+{
+#pragma unroll
+    for (int r = 0; r < ROUNDS; r++, i += 32 * VEC) {
+        if (WHOLE || i + VEC <= n) {
+            reinterpret_cast<int4*>(out)[i / VEC] = q[r];
+        } else {
+            if (i < n)
+                out[i] = q[r].x;
+            if (i + 1 < n)
+                out[i + 1] = q[r].y;
+            if (i + 2 < n)
+                out[i + 2] = q[r].z;
+            if (i + 3 < n)
+                out[i + 3] = q[r].w;
+        }
+    }
+}
+
+// Called by all 32 lanes of one warp once the tile's total is known.
+// Publishes the total, looks back over the flags of earlier tiles, then
+// publishes the inclusive prefix; returns the sum of all tiles before
+// `tile` (in every lane).  Every earlier tile has been taken by a block
+// that publishes its total without waiting, so the waits end.
+__device__ int look_back(unsigned long long* flags, int tile, int aggregate, int lane)
+{
+    if (tile == 0) {
+        if (lane == 0)
+            publish(&flags[0], STATUS_PREFIX, aggregate);
+        return 0;
+    }
+    if (lane == 0)
+        publish(&flags[tile], STATUS_AGGREGATE, aggregate);
+
+    int exclusive = 0;
+    // Lane l examines tile window - l: the window's nearest tile is lane 0.
+    for (int window = tile - 1;; window -= 32) {
+        const int pred = window - lane;
+        unsigned long long word;
+        do {
+            // Tiles before 0 read as a zero prefix; lanes past the first
+            // PREFIX found are never counted, so this only keeps reads in
+            // bounds.
+            word = pred >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&flags[pred])
+                             : pack(STATUS_PREFIX, 0);
+        } while (__any_sync(FULL, (unsigned)(word >> 32) == STATUS_INVALID));
+
+        const unsigned prefixes = __ballot_sync(FULL, (unsigned)(word >> 32) == STATUS_PREFIX);
+        // Count the window up to and including its nearest PREFIX.
+        const int last = prefixes ? __ffs(prefixes) - 1 : 31;
+        exclusive += warp_sum(lane <= last ? (int)(unsigned)word : 0);
+        if (prefixes)
+            break;
+    }
+    if (lane == 0)
+        publish(&flags[tile], STATUS_PREFIX, exclusive + aggregate);
+    return exclusive;
+}
+
+// flags[t] is tile t's flag word; *counter hands out tile numbers.  Both
+// must be zero at launch.
 __global__ void __launch_bounds__(THREADS)
-scan_tiles(const int* in, int* out, int* tile_sums, int n)
+scan_single_pass(const int* __restrict__ in, int* __restrict__ out, int n,
+                 unsigned long long* flags, unsigned* counter)
 {
-    __shared__ int warp_totals[WARPS];
+    __shared__ int s_tile;
+    __shared__ int s_warp_totals[WARPS];
+    __shared__ int s_warp_offsets[WARPS]; // tile prefix + warps before
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const long long i = (long long)blockIdx.x * TILE + (long long)threadIdx.x * ITEMS;
 
-    int v[ITEMS];
-    load_items(in, i, n, v);
-#pragma unroll
-    for (int k = 1; k < ITEMS; k++)
-        v[k] += v[k - 1];
-
-    // Scan the thread totals across the warp, then the warp totals.
-    const int total = v[ITEMS - 1];
-    const int inclusive = warp_inclusive_scan(total, lane);
-    if (lane == 31)
-        warp_totals[warp] = inclusive;
+    if (threadIdx.x == 0)
+        s_tile = (int)atomicAdd(counter, 1u);
     __syncthreads();
+    const int tile = s_tile;
+    const long long base = (long long)tile * TILE + (long long)warp * WARP_TILE + lane * VEC;
+    // Every tile but the last is whole: the branch is the same for the
+    // whole block, and whole tiles take only int4 loads and stores.
+    const bool whole = (long long)(tile + 1) * TILE <= n;
+
+    int4 q[ROUNDS];
+    if (whole)
+        load_lane<true>(in, base, n, q);
+    else
+        load_lane<false>(in, base, n, q);
+
+    // Scan each lane's 4 ints, then the lanes' totals round by round; a
+    // round's offset for this lane is the warp's earlier rounds plus the
+    // lanes before it in this round.
+    int lane_offset[ROUNDS];
+    int warp_total = 0;
+#pragma unroll
+    for (int r = 0; r < ROUNDS; r++) {
+        q[r].y += q[r].x;
+        q[r].z += q[r].y;
+        q[r].w += q[r].z;
+        const int incl = warp_inclusive_scan(q[r].w, lane);
+        lane_offset[r] = warp_total + incl - q[r].w;
+        warp_total += __shfl_sync(FULL, incl, 31);
+    }
+    if (lane == 0)
+        s_warp_totals[warp] = warp_total;
+    __syncthreads();
+
     if (warp == 0) {
-        int w = lane < WARPS ? warp_totals[lane] : 0;
-        w = warp_inclusive_scan(w, lane);
+        const int total = lane < WARPS ? s_warp_totals[lane] : 0;
+        const int incl = warp_inclusive_scan(total, lane);
+        const int aggregate = __shfl_sync(FULL, incl, WARPS - 1);
+        const int exclusive = look_back(flags, tile, aggregate, lane);
         if (lane < WARPS)
-            warp_totals[lane] = w;
+            s_warp_offsets[lane] = exclusive + incl - total;
     }
     __syncthreads();
 
-    const int offset = inclusive - total + (warp > 0 ? warp_totals[warp - 1] : 0);
+    const int offset = s_warp_offsets[warp];
 #pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-        v[k] += offset;
-    store_items(out, i, n, v);
-    // The last thread's last item is the whole tile's sum (padding is 0).
-    if (tile_sums && threadIdx.x == THREADS - 1)
-        tile_sums[blockIdx.x] = v[ITEMS - 1];
-}
-
-// Adds sums[t - 1] (the scanned total of tiles 0..t-1) to every element of
-// tile t, for the tiles t = blockIdx.x + 1 = 1, 2, ...
-__global__ void __launch_bounds__(THREADS)
-add_tile_offsets(int* out, const int* sums, int n)
-{
-    const int tile = blockIdx.x + 1;
-    const int add = sums[tile - 1];
-    const long long i = (long long)tile * TILE + (long long)threadIdx.x * ITEMS;
-    int v[ITEMS];
-    load_items(out, i, n, v);
-#pragma unroll
-    for (int k = 0; k < ITEMS; k++)
-        v[k] += add;
-    store_items(out, i, n, v);
-}
-
-static int tiles_of(int n)
-{
-    return (int)(((long long)n + TILE - 1) / TILE);
-}
-
-// Ints of scratch that scanning n elements needs: the tile sums of every
-// level, each level's array rounded up to a multiple of 4 ints so that the
-// next level's int4 accesses stay 16-byte aligned.
-static size_t scratch_ints(int n)
-{
-    size_t need = 0;
-    for (int t = tiles_of(n); t > 1; t = tiles_of(t))
-        need += ((size_t)t + 3) / 4 * 4;
-    return need;
-}
-
-// Scans n elements of in into out, using scratch for the tile sums.
-static void scan_level(const int* in, int* out, int n, int* scratch)
-{
-    const int tiles = tiles_of(n);
-    if (tiles == 1) {
-        scan_tiles<<<1, THREADS>>>(in, out, nullptr, n);
-        return;
+    for (int r = 0; r < ROUNDS; r++) {
+        const int add = offset + lane_offset[r];
+        q[r].x += add;
+        q[r].y += add;
+        q[r].z += add;
+        q[r].w += add;
     }
-    int* sums = scratch;
-    scan_tiles<<<tiles, THREADS>>>(in, out, sums, n);
-    scan_level(sums, sums, tiles, scratch + ((size_t)tiles + 3) / 4 * 4);
-    add_tile_offsets<<<tiles - 1, THREADS>>>(out, sums, n);
+    if (whole)
+        store_lane<true>(out, base, n, q);
+    else
+        store_lane<false>(out, base, n, q);
 }
 
 void solve(const int* in, int* out, int n)
 {
-    // The scratch buffer is kept across calls and only grows, so repeated
-    // calls (as when timing) allocate nothing.
-    static int* scratch = nullptr;
+    // Scratch word 0 is the tile counter, words 1..tiles the flags.  Kept
+    // across calls and only grown, so repeated calls (as when timing)
+    // allocate nothing.
+    static unsigned long long* scratch = nullptr;
     static size_t capacity = 0;
-    const size_t need = scratch_ints(n);
-    if (need > capacity) {
+    if (n <= 0)
+        return;
+    const int tiles = (int)(((long long)n + TILE - 1) / TILE);
+    const size_t words = (size_t)tiles + 1;
+    if (words > capacity) {
         cudaFree(scratch);
         scratch = nullptr;
         capacity = 0;
-        if (cudaMalloc(&scratch, need * sizeof(int)) != cudaSuccess)
+        if (cudaMalloc(&scratch, words * sizeof *scratch) != cudaSuccess)
             return; // the error stays pending for the caller to report
-        capacity = need;
+        capacity = words;
     }
-    scan_level(in, out, n, scratch);
+    cudaMemsetAsync(scratch, 0, words * sizeof *scratch);
+    scan_single_pass<<<tiles, THREADS>>>(in, out, n, scratch + 1,
+                                         reinterpret_cast<unsigned*>(scratch));
 }
