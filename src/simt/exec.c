@@ -144,6 +144,24 @@ static uint32_t sync_mask_of(const struct simt_module *mod,
 	return (uint32_t)row[lane];
 }
 
+/* The lanes of `lanes` that can run the .sync instruction at `pc` now:
+ * the largest subset in which every lane's running members are all in the
+ * subset.  Each lane waits only for the lanes its own mask names, and
+ * lanes with different masks may run the instruction together. */
+static uint32_t sync_ready_lanes(const struct simt_module *mod,
+				 const struct warp *w, uint32_t pc,
+				 uint32_t lanes)
+{
+	uint32_t live = w->exist & ~w->exited, need[32], prev;
+
+	FOR_LANES(lanes, need[l] = sync_mask_of(mod, w, pc, l) & live);
+	do {
+		prev = lanes;
+		FOR_LANES(prev, if (need[l] & ~lanes) lanes &= ~(1u << l));
+	} while (lanes != prev);
+	return lanes;
+}
+
 /* Lanes waiting at any bar.warp.sync: unlike the other .sync
  * instructions, lanes may meet at different bar.warp.sync instructions. */
 static uint32_t waiting_warp_bar(const struct simt_module *mod,
@@ -178,16 +196,16 @@ static void wake_sync(const struct simt_module *mod, struct warp *w)
 		FOR_LANES(left, if (w->lane_pc[l] == pc && w->lane_fi[l] == fi)
 					group |= 1u << l);
 		left &= ~group;
-		need = sync_mask_of(mod, w, pc, first) & w->exist & ~w->exited;
 		if (mod->code[pc].op == OP_BAR_WARP) {
 			uint32_t bar = waiting_warp_bar(mod, w);
 
+			need = sync_mask_of(mod, w, pc, first) & w->exist &
+			       ~w->exited;
 			if ((need & ~bar) == 0)
 				release_warp_bar(w, bar);
 			continue;
 		}
-		if (!need || (need & ~group) == 0)
-			w->sync_wait &= ~group;
+		w->sync_wait &= ~sync_ready_lanes(mod, w, pc, group);
 	}
 }
 
@@ -963,24 +981,36 @@ static bool warp_sync_ready(const struct simt_module *mod, struct warp *w,
 			    uint32_t membermask)
 {
 	uint32_t need = membermask & w->exist & ~w->exited;
-	uint32_t waiting = 0;
+	uint32_t waiting = 0, ready;
 
-	if ((need & ~w->mask) == 0)
-		return true;
 	if (mod->code[w->pc].op == OP_BAR_WARP) {
 		uint32_t bar = waiting_warp_bar(mod, w);
 
+		if ((need & ~w->mask) == 0)
+			return true;
 		if ((need & ~(w->mask | bar)) == 0) {
 			release_warp_bar(w, bar);
 			return true;
 		}
+	} else if (sync_ready_lanes(mod, w, w->pc, w->mask) == w->mask) {
+		return true;
 	}
 	FOR_LANES(w->sync_wait, if (w->lane_pc[l] == w->pc &&
 				    w->lane_fi[l] == w->fi)
 					waiting |= 1u << l);
-	if ((need & ~(w->mask | waiting)) == 0) {
-		w->sync_wait &= ~waiting;
-		w->mask |= waiting;
+	if (mod->code[w->pc].op == OP_BAR_WARP) {
+		if ((need & ~(w->mask | waiting)) == 0) {
+			w->sync_wait &= ~waiting;
+			w->mask |= waiting;
+			return true;
+		}
+	} else if ((ready = sync_ready_lanes(mod, w, w->pc,
+					     w->mask | waiting)) != 0) {
+		uint32_t stay = w->mask & ~ready;
+
+		w->sync_wait = (w->sync_wait & ~ready) | stay;
+		park(w, stay, w->pc);
+		w->mask = ready;
 		return true;
 	}
 	park(w, w->mask, w->pc);
@@ -1035,30 +1065,33 @@ static void exec_shfl(const struct simt_insn *in, uint64_t *const *bases,
 		pred_set(bases, in->o[1], pbits, ex);
 }
 
-static void exec_vote(const struct simt_insn *in, uint64_t *const *bases,
-		      uint32_t ex, uint32_t members)
+/* The executing lanes lane l's member mask names (all of them when the
+ * instruction has no mask). */
+static inline uint32_t lane_members(const uint64_t *M, unsigned l, uint32_t ex)
 {
-	uint32_t lanes = ex & members;
-	uint32_t p = pred_of(bases, in->o[1]) & lanes;
-	uint32_t r;
+	return M ? ex & (uint32_t)M[l] : ex;
+}
 
-	switch (in->sub) {
-	case SUB_ALL:
-		r = p == lanes ? SIMT_FULL : 0;
-		break;
-	case SUB_ANY:
-		r = p ? SIMT_FULL : 0;
-		break;
-	case SUB_UNI:
-		r = (p == lanes || p == 0) ? SIMT_FULL : 0;
-		break;
-	default: {
+/* Each lane votes over the lanes its own member mask names. */
+static void exec_vote(const struct simt_insn *in, uint64_t *const *bases,
+		      uint32_t ex, const uint64_t *M)
+{
+	uint32_t p = pred_of(bases, in->o[1]) & ex, r = 0;
+
+	if (in->sub != SUB_ALL && in->sub != SUB_ANY && in->sub != SUB_UNI) {
 		uint64_t *D = R(in->o[0]);
 
-		FOR_LANES(ex, D[l] = p);
+		FOR_LANES(ex, D[l] = p & lane_members(M, l, ex));
 		return;
 	}
-	}
+	FOR_LANES(ex, {
+		uint32_t m = lane_members(M, l, ex), q = p & m;
+		bool v = in->sub == SUB_ALL ? q == m
+		       : in->sub == SUB_ANY ? q != 0
+		       : q == m || q == 0;
+
+		r |= (uint32_t)v << l;
+	});
 	pred_set(bases, in->o[0], r, ex);
 }
 
@@ -1101,12 +1134,11 @@ static void exec_match(const struct simt_insn *in, uint64_t *const *bases,
 	}
 }
 
-static void exec_redux(const struct simt_insn *in, uint64_t *const *bases,
-		       uint32_t ex, uint32_t members)
+/* The reduction of A over `lanes` (0 when there are none). */
+static uint32_t redux_over(const struct simt_insn *in, const uint64_t *A,
+			   uint32_t lanes)
 {
-	const uint64_t *A = R(in->o[1]);
-	uint64_t *D = R(in->o[0]);
-	uint32_t lanes = ex & members, acc = 0;
+	uint32_t acc = 0;
 	bool sgn = in->type == ST_S32, first = true;
 
 	FOR_LANES(lanes, {
@@ -1132,7 +1164,29 @@ static void exec_redux(const struct simt_insn *in, uint64_t *const *bases,
 			break;
 		}
 	});
-	FOR_LANES(ex, D[l] = acc);
+	return acc;
+}
+
+/* Each lane reduces over the lanes its own member mask names; lanes with
+ * the same mask share one reduction. */
+static void exec_redux(const struct simt_insn *in, uint64_t *const *bases,
+		       uint32_t ex, const uint64_t *M)
+{
+	const uint64_t *A = R(in->o[1]);
+	uint64_t *D = R(in->o[0]);
+	uint32_t todo = ex;
+
+	while (todo) {
+		unsigned first = (unsigned)__builtin_ctz(todo);
+		uint32_t m = lane_members(M, first, ex), same = 0;
+		uint32_t acc = redux_over(in, A, m);
+
+		FOR_LANES(todo, if (lane_members(M, l, ex) == m) {
+			D[l] = acc;
+			same |= 1u << l;
+		});
+		todo &= ~same;
+	}
 }
 
 /* ---- barriers ---- */
@@ -2378,12 +2432,15 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 	case OP_BAR_WARP: case OP_ELECT: {
 		int mo = in->op == OP_BAR_WARP ? 0 : in->op == OP_ELECT ? 2 : 5;
 		unsigned l0 = (unsigned)__builtin_ctz(w->mask);
-		uint32_t members = in->o[mo].kind == OK_NONE
-			? w->mask : (uint32_t)R(in->o[mo])[l0];
+		const uint64_t *M = in->o[mo].kind == OK_NONE ? NULL
+								: R(in->o[mo]);
+		uint32_t members = M ? (uint32_t)M[l0] : w->mask;
 
 		if (!warp_sync_ready(mod, w, members))
 			return 0;
 		ex = w->mask;
+		if (M)
+			members = (uint32_t)M[__builtin_ctz(ex)];
 		if (in->guard >= 0) {
 			uint32_t p = (uint32_t)bases[OK_REG][(size_t)in->guard * 32];
 
@@ -2393,9 +2450,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 			w->synced++;
 		switch (in->op) {
 		case OP_SHFL: exec_shfl(in, bases, ex); break;
-		case OP_VOTE: exec_vote(in, bases, ex, members); break;
+		case OP_VOTE: exec_vote(in, bases, ex, M); break;
 		case OP_MATCH: exec_match(in, bases, ex, members); break;
-		case OP_REDUX: exec_redux(in, bases, ex, members); break;
+		case OP_REDUX: exec_redux(in, bases, ex, M); break;
 		case OP_ELECT: {
 			uint32_t lanes = ex & members;
 			unsigned leader = lanes ? (unsigned)__builtin_ctz(lanes) : 0;
