@@ -37,6 +37,7 @@ struct exscreen {
 	int nres, res_top;
 	double hist[HISTORY]; /* median ms of passing timed attempts, oldest first */
 	int nhist;
+	char verdicts[HISTORY + 1]; /* recent attempts, oldest first: '+' pass, 'x' not */
 	int full_results; /* results pane takes the whole body */
 };
 
@@ -101,12 +102,18 @@ static void load_history(struct tui *t, struct exscreen *x)
 	size_t n = 0;
 
 	x->nhist = 0;
+	x->verdicts[0] = '\0';
 	if (!t->cfg->st || store_attempts(t->cfg->st, x->ex->id, HISTORY, &a, &n) != 0)
 		return;
-	/* newest first from the store; the sparkline reads oldest first */
-	for (size_t i = n; i-- > 0;)
-		if (a[i].median_ms >= 0 && strcmp(a[i].status, "pass") == 0)
+	/* newest first from the store; the history reads oldest first */
+	for (size_t i = n, v = 0; i-- > 0;) {
+		int pass = strcmp(a[i].status, "pass") == 0;
+
+		x->verdicts[v++] = pass ? '+' : 'x';
+		x->verdicts[v] = '\0';
+		if (a[i].median_ms >= 0 && pass)
 			x->hist[x->nhist++] = a[i].median_ms;
+	}
 	store_attempts_free(a, n);
 }
 
@@ -228,6 +235,15 @@ static void draw_history(struct tui *t, struct exscreen *x, int y)
 	attron(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
 	col = 1 + term_put(y, 1, head, t->cols - 2);
 	attroff(term_attr(es.status == EX_PASSED ? UI_DONE : UI_DIM));
+	/* one mark per recent attempt: pass or not */
+	for (const char *v = x->verdicts; *v && col < t->cols - 12; v++, col++) {
+		enum ui_role role = *v == '+' ? UI_DONE : UI_WARN;
+
+		attron(term_attr(role));
+		term_put(y, col, *v == '+' ? term_glyph(GLYPH_CHECK) : "x", 1);
+		attroff(term_attr(role));
+	}
+	col += 2;
 	if (x->nhist == 0)
 		return;
 	for (int i = 0; i < x->nhist; i++) {

@@ -17,6 +17,8 @@ wait_for "press c to check"
 keys c
 wait_for "PASS" 180
 wait_for "passed"
+# the history: two attempts, a wrong one then a pass
+wait_for "2 attempts  x✓"
 keys q
 wait_for "1 Lessons"
 keys 3
