@@ -1095,43 +1095,62 @@ static void exec_vote(const struct simt_insn *in, uint64_t *const *bases,
 	pred_set(bases, in->o[0], r, ex);
 }
 
+/* match.any gives each lane the lanes of its own member mask that hold an
+ * equal value; match.all gives each lane its member mask (and a true
+ * predicate) when every lane of that mask holds one value, else 0. */
 static void exec_match(const struct simt_insn *in, uint64_t *const *bases,
-		       uint32_t ex, uint32_t members)
+		       uint32_t ex, const uint64_t *M)
 {
 	const uint64_t *A = R(in->o[2]);
 	uint64_t *D = R(in->o[0]);
-	uint32_t lanes = ex & members;
 	bool b64 = simt_type_size(in->type) == 8;
 	uint64_t vals[32];
+	uint32_t pbits = 0;
 	unsigned i;
 
 	for (i = 0; i < 32; i++)
 		vals[i] = b64 ? A[i] : (uint32_t)A[i];
-	if (in->sub == SUB_ANY) {
-		FOR_LANES(lanes, {
-			uint32_t m = 0;
-			uint32_t others = lanes;
+	FOR_LANES(ex, {
+		uint32_t m = lane_members(M, l, ex), same = 0, others = m;
 
-			while (others) {
-				unsigned k = (unsigned)__builtin_ctz(others);
+		while (others) {
+			unsigned k = (unsigned)__builtin_ctz(others);
 
-				others &= others - 1;
-				if (vals[k] == vals[l])
-					m |= 1u << k;
-			}
-			D[l] = m;
-		});
-		return;
-	}
-	{
-		bool all = true;
-		unsigned first = (unsigned)__builtin_ctz(lanes);
+			others &= others - 1;
+			if (vals[k] == vals[l])
+				same |= 1u << k;
+		}
+		if (in->sub == SUB_ANY) {
+			D[l] = same;
+		} else {
+			bool all = same == m;
 
-		FOR_LANES(lanes, if (vals[l] != vals[first]) all = false);
-		FOR_LANES(ex, D[l] = all ? lanes : 0);
-		if (in->o[1].kind != OK_NONE)
-			pred_set(bases, in->o[1], all ? SIMT_FULL : 0, ex);
-	}
+			D[l] = all ? m : 0;
+			pbits |= (uint32_t)all << l;
+		}
+	});
+	if (in->sub != SUB_ANY && in->o[1].kind != OK_NONE)
+		pred_set(bases, in->o[1], pbits, ex);
+}
+
+/* Each lane's leader is the lowest lane of its own member mask; the
+ * predicate is true in the lanes that lead their mask. */
+static void exec_elect(const struct simt_insn *in, uint64_t *const *bases,
+		       uint32_t ex, const uint64_t *M)
+{
+	uint64_t *D = R(in->o[0]);
+	uint32_t leaders = 0;
+
+	FOR_LANES(ex, {
+		uint32_t m = lane_members(M, l, ex);
+		unsigned leader = m ? (unsigned)__builtin_ctz(m) : 0;
+
+		if (in->o[0].kind != OK_NONE)
+			D[l] = leader;
+		if (m && leader == l)
+			leaders |= 1u << l;
+	});
+	pred_set(bases, in->o[1], leaders, ex);
 }
 
 /* The reduction of A over `lanes` (0 when there are none). */
@@ -2439,8 +2458,6 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		if (!warp_sync_ready(mod, w, members))
 			return 0;
 		ex = w->mask;
-		if (M)
-			members = (uint32_t)M[__builtin_ctz(ex)];
 		if (in->guard >= 0) {
 			uint32_t p = (uint32_t)bases[OK_REG][(size_t)in->guard * 32];
 
@@ -2451,18 +2468,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		switch (in->op) {
 		case OP_SHFL: exec_shfl(in, bases, ex); break;
 		case OP_VOTE: exec_vote(in, bases, ex, M); break;
-		case OP_MATCH: exec_match(in, bases, ex, members); break;
+		case OP_MATCH: exec_match(in, bases, ex, M); break;
 		case OP_REDUX: exec_redux(in, bases, ex, M); break;
-		case OP_ELECT: {
-			uint32_t lanes = ex & members;
-			unsigned leader = lanes ? (unsigned)__builtin_ctz(lanes) : 0;
-			uint64_t *D = R(in->o[0]);
-
-			if (in->o[0].kind != OK_NONE)
-				FOR_LANES(ex, D[l] = leader);
-			pred_set(bases, in->o[1], lanes ? 1u << leader : 0, ex);
-			break;
-		}
+		case OP_ELECT: exec_elect(in, bases, ex, M); break;
 		default:
 			break;
 		}

@@ -647,6 +647,18 @@ static struct ptx_rop *rop_alloc(struct ptx_parser *ps, int n)
 
 static void parse_operand(struct ptx_parser *ps, struct ptx_rop *r);
 
+/* A special register simt does not know fails only the function naming
+ * it (and the kernels that reach that function), not the whole module. */
+static void unknown_sreg(struct ptx_parser *ps)
+{
+	struct simt_func *f = &ps->mod->funcs[ps->fn];
+
+	if (!f->bad)
+		f->bad = simt_xasprintf("unknown special register '%.*s' at "
+					"PTX line %u", (int)TOK->len, TOK->s,
+					TOK->line);
+}
+
 static void parse_name_operand(struct ptx_parser *ps, struct ptx_rop *r)
 {
 	uint32_t row;
@@ -666,9 +678,13 @@ static void parse_name_operand(struct ptx_parser *ps, struct ptx_rop *r)
 	}
 	if (TOK->s[0] == '%') {
 		sr = find_sreg(TOK->s, TOK->len);
-		if (sr == -1)
+		if (sr == -1 && ps->fn < 0)
 			ptx_fail(ps, TOK->line, "unknown register '%.*s'",
 				 (int)TOK->len, TOK->s);
+		if (sr == -1) {
+			unknown_sreg(ps);
+			sr = SR_ZERO;
+		}
 		r->kind = RO_SREG;
 		r->sreg = sr;
 		r->sym = TOK->s;
