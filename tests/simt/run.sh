@@ -78,7 +78,8 @@ build() {
 	name=$1
 	src=$2
 	flags=$(flags_of "$src")
-	flagsum=$(printf '%s' "$flags" | cksum | cut -d' ' -f1)
+	# the key covers the flags and the shared headers beside the programs
+	flagsum=$( { printf '%s' "$flags"; cat "$dir"/*.h 2>/dev/null; } | cksum | cut -d' ' -f1)
 	key=$(cksum <"$src" | cut -d' ' -f1)-$flagsum
 	obj=$cache/$name.$key.o
 	bin=$cache/$name

@@ -6,44 +6,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                         \
-    do {                                                                    \
-        cudaError_t err_ = (call);                                          \
-        if (err_ != cudaSuccess) {                                          \
-            fprintf(stderr, "FAIL %s:%d %s returned %s\n", __FILE__,       \
-                    __LINE__, #call, cudaGetErrorName(err_));               \
-            return 1;                                                       \
-        }                                                                   \
-    } while (0)
-
-static int failures;
-
-template <typename T>
-static void show(T v)
-{
-    if constexpr (std::is_floating_point<T>::value)
-        fprintf(stderr, "%.17g", (double)v);
-    else if constexpr (std::is_signed<T>::value)
-        fprintf(stderr, "%lld", (long long)v);
-    else
-        fprintf(stderr, "%llu", (unsigned long long)v);
-}
-
-// Counts a mismatch and prints the first few; true when the values agree.
-template <typename T>
-static bool expect_eq(const char *what, long index, T expected, T got)
-{
-    if (expected == got)
-        return true;
-    if (failures++ < 8) {
-        fprintf(stderr, "FAIL %s %ld expected ", what, index);
-        show(expected);
-        fprintf(stderr, " got ");
-        show(got);
-        fprintf(stderr, "\n");
-    }
-    return false;
-}
+#include "check.h"
 
 enum { RB = 256, TILE = 16, MIX = 64 };
 
