@@ -227,6 +227,45 @@ static int harness_main(std::vector<const char*> args)
     return lab.finish();
 }
 
+// A second harness, int8 negation, whose right answers include the integer
+// canary: x = 91 negates to -91, all bytes 0xA5.  With skip_canary_answers
+// the "kernel" leaves exactly those elements unwritten.
+static bool skip_canary_answers = false;
+
+static void negate(const int8_t* x, int8_t* y, int n)
+{
+    mock::kernels++;
+    for (int i = 0; i < n; i++)
+        if (!(skip_canary_answers && x[i] == 91))
+            y[i] = (int8_t)-x[i];
+}
+
+static int negate_main(std::vector<const char*> args)
+{
+    std::vector<char*> argv;
+    argv.push_back((char*)"negate");
+    for (const char* s : args)
+        argv.push_back((char*)s);
+    lab::Lab lab("negate", (int)argv.size(), argv.data());
+    for (uint64_t seed : lab.seeds()) {
+        lab.begin_case("n=10", seed);
+        std::vector<int8_t> x(10), want(10);
+        for (int i = 0; i < 10; i++) {
+            x[i] = (int8_t)(i == 3 || i == 7 ? 91 : i * 3 - 12);
+            want[i] = (int8_t)(i == 3 || i == 7 ? -91 : 12 - i * 3);
+        }
+        auto dx = lab::to_device(x);
+        auto dy = lab::output<int8_t>(10);
+        lab.call([&] { negate(dx, dy, 10); });
+        lab.expect(dy, want, lab::Tol{0, 0});
+    }
+    fprintf(stderr, "kernels=%ld\n", mock::kernels);
+    return lab.finish();
+}
+
+// Which harness a run starts; setup may switch it.
+static int (*entry)(std::vector<const char*>) = harness_main;
+
 // ------------------------------------------------------------- the checks
 
 static int passed, failed;
@@ -276,7 +315,7 @@ template <class F> static void run(Run& r, std::vector<const char*> args, F setu
         dup2(err[1], 2);
         setenv("CUDALAB_RESULT_FD", std::to_string(res[1]).c_str(), 1);
         setup();
-        int code = harness_main(args);
+        int code = entry(args);
         fflush(stdout);
         fflush(stderr);
         _exit(code);
@@ -354,6 +393,28 @@ static void test_check_untouched(void)
     CHECK(has(str_of(m, "note"), "never written"));
     cJSON* c2 = cJSON_GetArrayItem(get(r.json, "cases"), 2);
     CHECK(str_of(c2, "status") == "wrong" && num_of(c2, "mismatches") == 3 * 4099);
+}
+
+// Right answers equal to the canary: solve runs a second time over a
+// second canary, once per case, and only then is an unwritten one caught.
+static void test_check_canary_answers(void)
+{
+    Run ok;
+    run(ok, {"--mode", "check"}, [] { entry = negate_main; });
+    CHECK(ok.code == 0 && str_of(ok.json, "status") == "pass");
+    CHECK(stat_of(ok, "kernels") == 6); // 3 seeds, each solve run twice
+
+    Run r;
+    run(r, {"--mode", "check", "--seed", "9"}, [] {
+        entry = negate_main;
+        skip_canary_answers = true;
+    });
+    CHECK(r.code == 1 && str_of(r.json, "status") == "wrong");
+    cJSON* m = get(r.json, "mismatch");
+    CHECK(num_of(m, "index") == 3 && num_of(m, "seed") == 9 && num_of(m, "expected") == -91);
+    CHECK(str_of(m, "got_text") == "(not written)" && has(str_of(m, "note"), "never written"));
+    cJSON* c0 = cJSON_GetArrayItem(get(r.json, "cases"), 0);
+    CHECK(str_of(c0, "status") == "wrong" && num_of(c0, "mismatches") == 2 * 3);
 }
 
 static void test_check_past_end(void)
@@ -497,6 +558,7 @@ int main(void)
 {
     test_check_pass();
     test_check_untouched();
+    test_check_canary_answers();
     test_check_past_end();
     test_check_one_wrong_case();
     test_runtime_errors();
