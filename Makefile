@@ -69,6 +69,16 @@ $(FLAGS_STAMP): FORCE | $(CONFIG)
 	@if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','"'"',$(FLAGS_NOW))' ]; then \
 		printf '%s\n' '$(subst ','"'"',$(FLAGS_NOW))' >$@; fi
 
+# Links also depend on the list of sources, so that a removed file leaves
+# no stale object behind in a binary or the library.
+SRCS_STAMP := $(BUILD)/sources.stamp
+SRCS_NOW := src/main.c $(APP_SRCS) $(SIMT_SRCS) $(UNIT_SRCS)
+
+$(SRCS_STAMP): FORCE | $(CONFIG)
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(SRCS_NOW)' ]; then \
+		printf '%s\n' '$(SRCS_NOW)' >$@; fi
+
 FORCE:
 
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(CONFIG)
@@ -84,16 +94,26 @@ $(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP) | $(CONFIG)
 	$(CC) $(APP_CFLAGS) $(CRITERION_CFLAGS) -DCUDALAB_SRCDIR='"$(CURDIR)"' \
 		-DCUDALAB_BIN='"$(abspath $(BIN))"' -c -o $@ $<
 
-$(BIN): $(MAIN_OBJ) $(APP_OBJS)
-	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+$(BIN): $(MAIN_OBJ) $(APP_OBJS) $(SRCS_STAMP)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) -lm
 
-$(SIMT_LIB): $(SIMT_OBJS)
+$(SIMT_LIB): $(SIMT_OBJS) $(SRCS_STAMP)
 	@mkdir -p $(@D)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
 
-$(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS)
-	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CRITERION_LIBS) $(PKG_LIBS) -lm
+$(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS) $(SRCS_STAMP)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CRITERION_LIBS) $(PKG_LIBS) -lm
+
+# Criterion counts a test that passed and then leaked as passed, so a
+# sanitizer report anywhere in the output fails the run.
+define run_unit_tests
+	@$(UNIT_BIN) --jobs 2 >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
+	cat $(BUILD)/unit-tests.log; \
+	if grep -q 'Sanitizer' $(BUILD)/unit-tests.log; then \
+		echo 'unit tests: a sanitizer reported an error (above)'; exit 1; fi; \
+	exit $$rc
+endef
 
 run: $(BIN)
 	./$(BIN)
@@ -105,10 +125,10 @@ test: $(BIN) $(SIMT_LIB) $(UNIT_BIN)
 		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
 	done
 	@echo "== unit tests"
-	@$(UNIT_BIN) --jobs 2
+	$(run_unit_tests)
 
 test-unit: $(UNIT_BIN) $(BIN)
-	@$(UNIT_BIN) --jobs 2
+	$(run_unit_tests)
 
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)
