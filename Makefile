@@ -54,7 +54,7 @@ SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
 
-.PHONY: all run test test-unit test-gpu bench bench-run bench-simt install uninstall clean deps FORCE
+.PHONY: all run test test-unit test-gpu bench bench-run bench-simt bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -142,6 +142,11 @@ bench-run: $(BIN) $(SIMT_LIB)
 
 bench-simt: $(SIMT_LIB)
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/bench/simt.sh
+
+# Every reference solution benched on the GPU beside its bar (80 % of
+# peak bandwidth, or 50 % of cuBLAS for sgemm-regblock); medians of RUNS.
+bench-exercises: $(BIN)
+	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh tests/bench/exercises.sh
 
 # The conformance programs on a real GPU with the real CUDA runtime.
 test-gpu:

@@ -389,6 +389,27 @@ run_signal_timeout_compile_error() {
 	expect_err "broken.cu(3): error"
 }
 
+# The GPU bench report (tests/bench/exercises.sh) from recorded results:
+# medians of three runs and each bar's verdict, worked out by hand from the
+# fixtures in tests/fixtures/bench.
+bench_exercises_report() {
+	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \
+		sh "$SRC/tests/bench/exercises.sh" saxpy-bandwidth histogram transpose \
+		sgemm-regblock sgemm-tiled
+	expect_rc 1
+	for re in \
+		'^saxpy-bandwidth +pass +0\.2 +4100\.5 +83\.4 +0\.34 +ok: >= 80 % of peak bandwidth$' \
+		'^histogram +pass +0\.1 +2700 +54\.9 +null +MISSED: < 80 % of peak bandwidth$' \
+		'^transpose +wrong .*MISSED: the solution did not pass: wrong: 0/1 cases' \
+		'^sgemm-regblock +pass +5\.0 .* +27\.5 +ok: 56\.0 % of cuBLAS \(49\.09 TFLOP/s\), bar 50 %$' \
+		'^sgemm-tiled +pass +20 .* +6\.9 +\(no bar\)$'; do
+		grep -qE -- "$re" "$T/out" || note "no line matching: $re"
+	done
+	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \
+		sh "$SRC/tests/bench/exercises.sh" saxpy-bandwidth sgemm-regblock
+	expect_rc 0
+}
+
 run_usage_errors() {
 	cl run --frobnicate "$FIX/programs/exit7.c"
 	expect_rc 2
@@ -409,7 +430,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
-	run_usage_errors; do
+	bench_exercises_report run_usage_errors; do
 	# RUN_ONLY="name ..." runs just those
 	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done
