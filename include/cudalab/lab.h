@@ -77,6 +77,9 @@
  *     caught.  Records max_abs_err / max_rel_err (null in the JSON when a
  *     non-finite value stood where a finite one was expected) and the first
  *     mismatch of the run.  Returns true when the output passed.
+ * lab.expect_host(got_vector, want, tol)
+ *     The same comparison for values already on the host (a host function's
+ *     results, numbers derived from an output); no guard or canary.
  * lab.time(fn, work)
  *     Does nothing in check mode, or when a check has already failed.  In
  *     bench mode on a GPU: warms up, then takes samples, each one an L2
@@ -1373,6 +1376,23 @@ public:
         }
         check_guard(h.data() + got.size(), got.guard(), got.size(), c);
         recheck_unwritten(got, h, want, n, c);
+        record_compare<T>(result_, case_, case_seed_, c);
+        return c.pass();
+    }
+
+    /* The same comparison for values that are already on the host (a host
+     * function's results, or numbers the harness derived from an output):
+     * no guard, no canary. */
+    template <class T>
+    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol)
+    {
+        size_t n = std::min(got.size(), want.size());
+        Compare c = compare_host(got.data(), want.data(), n, tol);
+        if (got.size() != want.size()) {
+            c.bad++;
+            c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
+                         want.size());
+        }
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }

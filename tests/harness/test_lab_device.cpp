@@ -263,6 +263,24 @@ static int negate_main(std::vector<const char*> args)
     return lab.finish();
 }
 
+// Host values through lab.expect_host: one case right, one off by 0.5 at
+// index 1, one with a value missing.
+static int host_main(std::vector<const char*> args)
+{
+    std::vector<char*> argv;
+    argv.push_back((char*)"host");
+    for (const char* s : args)
+        argv.push_back((char*)s);
+    lab::Lab lab("host", (int)argv.size(), argv.data());
+    lab.begin_case("right", 1);
+    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
+    lab.begin_case("off", 1);
+    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.5}, lab::Tol{0.1, 0});
+    lab.begin_case("short", 1);
+    lab.expect_host(std::vector<double>{1.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
+    return lab.finish();
+}
+
 // Which harness a run starts; setup may switch it.
 static int (*entry)(std::vector<const char*>) = harness_main;
 
@@ -417,6 +435,21 @@ static void test_check_canary_answers(void)
     CHECK(str_of(c0, "status") == "wrong" && num_of(c0, "mismatches") == 2 * 3);
 }
 
+static void test_expect_host(void)
+{
+    Run r;
+    run(r, {"--mode", "check"}, [] { entry = host_main; });
+    CHECK(r.code == 1 && str_of(r.json, "status") == "wrong");
+    cJSON* m = get(r.json, "mismatch");
+    CHECK(str_of(m, "case") == "off" && num_of(m, "index") == 1);
+    CHECK(num_of(m, "expected") == 2.5 && num_of(m, "got") == 2.0);
+    cJSON* cases = get(r.json, "cases");
+    CHECK(cJSON_GetArraySize(cases) == 3);
+    CHECK(str_of(cJSON_GetArrayItem(cases, 0), "status") == "pass");
+    CHECK(str_of(cJSON_GetArrayItem(cases, 1), "status") == "wrong");
+    CHECK(str_of(cJSON_GetArrayItem(cases, 2), "status") == "wrong");
+}
+
 static void test_check_past_end(void)
 {
     Run r;
@@ -559,6 +592,7 @@ int main(void)
     test_check_pass();
     test_check_untouched();
     test_check_canary_answers();
+    test_expect_host();
     test_check_past_end();
     test_check_one_wrong_case();
     test_runtime_errors();
