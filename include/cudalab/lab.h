@@ -122,8 +122,11 @@
  *    "error":{"name","message","where"},             only on runtime_error
  *    "timing":{"samples","median_ms","min_ms","mean_ms","stdev_ms",
  *              "noise_pct","l2_flushed","batched"|"emulated"},   bench only
- *    "work":{"bytes","flops"},                                   bench only
+ *    "work":{"bytes","flops","calls"},                           bench only
  *    "derived":{"gbps","pct_peak_bw","tflops","pct_peak_flops"}} bench only
+ * work.calls counts every run of solve in the program (checks, warm-ups,
+ * samples), so that counts covering the whole program (simt's counters)
+ * can be read per call.
  * Numbers that are not finite are written as null; *_text give the values
  * as text ("nan", "-inf", ...).  peak_tflops keys: fp64 and fp32 (the
  * non-tensor peaks), tf32, fp16, bf16, fp8 (dense tensor-core peaks); a key
@@ -916,6 +919,7 @@ struct Result {
     bool has_timing = false;
     Timing timing;
     Work work = {0, 0, nullptr};
+    long long calls = 0; /* times solve ran in this program, checks included */
 };
 
 /* pass, wrong or runtime_error, from what the result holds; no case at all
@@ -1044,6 +1048,7 @@ inline void json_timing(Json& j, const Result& r)
     j.key("work").begin_object();
     j.key("bytes").num(r.work.bytes);
     j.key("flops").num(r.work.flops);
+    j.key("calls").integer(r.calls);
     j.end_object();
 
     /* Rates only from GPU time: emulation time says nothing about them. */
@@ -1353,6 +1358,7 @@ public:
     template <class F> void call(F&& fn, const char* label = "solve")
     {
         if (strcmp(label, "solve") == 0) {
+            result_.calls++;
             last_solve_ = fn;
             last_solve_serial_ = next_serial();
         }
@@ -1403,10 +1409,14 @@ public:
         if (!benching() || result_status(result_) == Status::wrong)
             return;
         result_.work = w;
+        auto counted = [&] {
+            result_.calls++;
+            fn();
+        };
         if (result_.simt)
-            time_emulated(fn);
+            time_emulated(counted);
         else
-            time_gpu(fn);
+            time_gpu(counted);
         result_.has_timing = true;
     }
 

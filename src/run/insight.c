@@ -1,16 +1,19 @@
 /* insight.c — reading simt's counters the way a profiler's expert would:
- * coalescing, bank conflicts, divergence, local memory, atomics and the
- * kernel's arithmetic intensity, each as one line that says what it means. */
+ * coalescing, bank conflicts, divergence, local memory, atomics, global
+ * traffic against the minimum the work needs, and where the work sits on
+ * the device's roofline, each as one line that says what it means. */
 #include "cudalab/run.h"
 
 #include <cJSON.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudalab/util.h"
 
-/* H100 SXM, dense: 67 TFLOP/s FP32 over 3.35 TB/s. */
+/* H100 SXM, dense: 67 TFLOP/s FP32 over 3.35 TB/s; used when the result
+ * names no device peaks. */
 #define RIDGE_FP32 20.0
 
 static double count(const cJSON *o, const char *key)
@@ -18,6 +21,23 @@ static double count(const cJSON *o, const char *key)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const cJSON *item(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+/* A byte count for people: 1.2 MB, 640 KB, 96 B. */
+static char *bytes_text(double b)
+{
+	if (b >= 1e9)
+		return xasprintf("%.2f GB", b / 1e9);
+	if (b >= 1e6)
+		return xasprintf("%.2f MB", b / 1e6);
+	if (b >= 1e3)
+		return xasprintf("%.1f KB", b / 1e3);
+	return xasprintf("%.0f B", b);
 }
 
 static void add(char ***lines, size_t *n, char *line)
@@ -103,18 +123,76 @@ static void local_and_atomics(const cJSON *t, char ***l, size_t *n)
 				    "combine in registers or shared memory first", at));
 }
 
-static void intensity(const cJSON *t, char ***l, size_t *n)
+/* Global traffic per call of solve against the minimum the work needs
+ * (work.bytes, from the harness).  Sectors count every 32-byte piece a
+ * request touched, before any cache: near 1x every byte crosses once;
+ * above, data is fetched from global memory again and again. */
+static void traffic(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 {
-	double bytes = 32 * (count(t, "global_load_sectors") + count(t, "global_store_sectors"));
-	double flops = count(t, "flops_f32") + count(t, "flops_f64") + count(t, "flops_f16");
-	double ai;
+	const cJSON *w = item(root, "work");
+	double min = count(w, "bytes"), calls = count(w, "calls");
+	double moved, ratio;
+	char *a, *b;
 
+	if (min <= 0 || calls <= 0)
+		return;
+	moved = 32 * (count(t, "global_load_sectors") + count(t, "global_store_sectors")) / calls;
+	if (moved <= 0)
+		return;
+	ratio = moved / min;
+	a = bytes_text(moved);
+	b = bytes_text(min);
+	if (ratio < 1.25)
+		add(l, n, xasprintf("global traffic: %s per call, %.2fx the %s the work needs: "
+				    "each byte crosses once, so DRAM bandwidth sets the pace", a,
+				    ratio, b));
+	else if (ratio < 4)
+		add(l, n, xasprintf("global traffic: %s per call, %.1fx the %s the work needs "
+				    "(counted before caches): some data is fetched more than once, "
+				    "as when blocks share input tiles; the L2 often catches these "
+				    "re-reads, but each still costs an L2 access", a, ratio, b));
+	else
+		add(l, n, xasprintf("global traffic: %s per call, %.1fx the %s the work needs "
+				    "(counted before caches): the same data is fetched again and "
+				    "again; keep what is reused in shared memory or registers", a,
+				    ratio, b));
+	free(a);
+	free(b);
+}
+
+/* Where the work sits on the device's FP32 roofline.  With the harness's
+ * work figures the intensity is the algorithm's (minimum bytes), and the
+ * floor is the least time the device's peaks allow per call; without them
+ * it falls back on the bytes the requests touched. */
+static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
+{
+	const cJSON *w = item(root, "work"), *dev = item(root, "device");
+	double bytes = count(w, "bytes"), flops = count(w, "flops");
+	double gbps = count(dev, "peak_gbps"), tf = count(item(dev, "peak_tflops"), "fp32");
+	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
+	bool minimum = bytes > 0;
+	double ai, mem_us, math_us;
+
+	if (!minimum) {
+		bytes = 32 * (count(t, "global_load_sectors") + count(t, "global_store_sectors"));
+		flops = count(t, "flops_f32") + count(t, "flops_f64") + count(t, "flops_f16");
+	}
 	if (bytes <= 0 || flops <= 0)
 		return;
 	ai = flops / bytes;
-	add(l, n, xasprintf("arithmetic intensity %.2f FLOP per DRAM byte: %s (an H100 SXM "
-			    "needs about %.0f FLOP/byte in FP32 before compute is the limit)",
-			    ai, ai < RIDGE_FP32 ? "memory-bound" : "compute-bound", RIDGE_FP32));
+	if (!minimum || gbps <= 0 || tf <= 0) {
+		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched: %s (the "
+				    "ridge is about %.0f FLOP/byte in FP32)",
+				    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge));
+		return;
+	}
+	mem_us = bytes / (gbps * 1e3);
+	math_us = flops / (tf * 1e6);
+	add(l, n, xasprintf("roofline: %.2f FLOP per byte of minimum traffic, %s (ridge %.0f): "
+			    "at the device's peaks a call needs at least %.3g us (%.3g us of "
+			    "DRAM transfer, %.3g us of FP32 math)",
+			    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge,
+			    mem_us > math_us ? mem_us : math_us, mem_us, math_us));
 }
 
 size_t run_insights(const char *result_json, char ***lines)
@@ -132,7 +210,8 @@ size_t run_insights(const char *result_json, char ***lines)
 		banks(t, lines, &n);
 		branches(t, lines, &n);
 		local_and_atomics(t, lines, &n);
-		intensity(t, lines, &n);
+		traffic(j, t, lines, &n);
+		roofline(j, t, lines, &n);
 	}
 	cJSON_Delete(j);
 	return n;

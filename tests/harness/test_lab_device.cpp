@@ -533,6 +533,7 @@ static void test_bench_gpu(void)
     CHECK(stat_of(r, "kernels") == 1006);
     cJSON* w = get(r.json, "work");
     CHECK(num_of(w, "bytes") == 12.0 * 65536 && num_of(w, "flops") == 65536);
+    CHECK(num_of(w, "calls") == 1006);
     // 768 KiB in 0.4 ms = 1.96608 GB/s, 0.0587 % of 3352.32 GB/s;
     // 65536 FLOP in 0.4 ms = 0.00016384 TFLOP/s.
     cJSON* d = get(r.json, "derived");
@@ -584,6 +585,7 @@ static void test_bench_simt(void)
     CHECK(cJSON_IsFalse(get(t, "l2_flushed")));
     CHECK(cJSON_IsNull(get(get(r.json, "derived"), "gbps")));
     CHECK(stat_of(r, "flushes") == 0 && stat_of(r, "kernels") == 2);
+    CHECK(num_of(get(r.json, "work"), "calls") == 2); // the check, then the timed run
     CHECK(num_of(get(get(r.json, "device"), "peak_tflops"), "fp32") == 66.9);
 }
 

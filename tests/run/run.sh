@@ -14,6 +14,9 @@ if [ -z "${NVCC:-}" ]; then
 	echo "run: 0 passed, 0 failed"
 	exit 0
 fi
+# An absolute path: the cache test puts a wrapper named nvcc first in PATH,
+# which must not find itself.
+NVCC=$(command -v "$NVCC") || { echo "run: $NVCC not found"; exit 1; }
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 FIX=$SRC/tests/fixtures/run
 SQ=$FIX/exercises/square

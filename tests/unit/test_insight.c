@@ -1,0 +1,122 @@
+/* The reading of simt's counters (run_insights): each figure below is
+ * worked out by hand from the counters and work figures in the JSON. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab/run.h"
+#include "cudalab/util.h"
+
+/* A result with the given work object ("" for none) and counter totals. */
+static char *result(const char *work, const char *total)
+{
+	return xasprintf("{\"status\":\"pass\",\"device\":{\"name\":\"simt (H100-like)\","
+			 "\"peak_gbps\":3352.3,\"peak_tflops\":{\"fp32\":66.9}}%s%s,"
+			 "\"simt\":{\"total\":{%s}}}",
+			 *work ? ",\"work\":" : "", work, total);
+}
+
+/* The line of lines[0..n) that starts with prefix, or NULL. */
+static const char *line(char **lines, size_t n, const char *prefix)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(lines[i], prefix, strlen(prefix)) == 0)
+			return lines[i];
+	return NULL;
+}
+
+Test(insight, streaming_kernel_moves_each_byte_once)
+{
+	/* saxpy on 100003 floats, run twice: 75006 sectors of 32 bytes over
+	 * two calls is 1200096 bytes per call against 1200036 needed. */
+	char *json = result("{\"bytes\":1200036,\"flops\":200006,\"calls\":2}",
+			    "\"thread_instructions\":2704090,\"warp_instructions\":84562,"
+			    "\"global_load_requests\":3132,\"global_store_requests\":1566,"
+			    "\"global_load_sectors\":50004,\"global_store_sectors\":25002,"
+			    "\"flops_f32\":400012");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_str_eq(line(lines, n, "global traffic"),
+			 "global traffic: 1.20 MB per call, 1.00x the 1.20 MB the work needs: "
+			 "each byte crosses once, so DRAM bandwidth sets the pace");
+	/* 200006 / 1200036 = 0.167 FLOP/B; ridge 66.9e12 / 3352.3e9 = 20.0;
+	 * 1200036 B / 3352.3 GB/s = 0.358 us; 200006 / 66.9e12 = 0.00299 us. */
+	cr_assert_str_eq(line(lines, n, "roofline"),
+			 "roofline: 0.17 FLOP per byte of minimum traffic, memory-bound (ridge 20): "
+			 "at the device's peaks a call needs at least 0.358 us (0.358 us of DRAM "
+			 "transfer, 0.00299 us of FP32 math)");
+	cr_assert_not_null(line(lines, n, "32.0 of 32 lanes active"));
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, naive_gemm_refetches_its_operands)
+{
+	/* 64^3 GEMM: minimum 3 * 64 * 64 * 4 = 49152 bytes, 2 * 64^3 = 524288
+	 * FLOPs; 100512 sectors in one call = 3216384 bytes, 65.4x. */
+	char *json = result("{\"bytes\":49152,\"flops\":524288,\"calls\":1}",
+			    "\"global_load_requests\":8192,\"global_store_requests\":128,"
+			    "\"global_load_sectors\":100000,\"global_store_sectors\":512,"
+			    "\"flops_f32\":524288");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_str_eq(line(lines, n, "global traffic"),
+			 "global traffic: 3.22 MB per call, 65.4x the 49.2 KB the work needs "
+			 "(counted before caches): the same data is fetched again and again; keep "
+			 "what is reused in shared memory or registers");
+	/* 524288 / 49152 = 10.67 < 20; 49152 / 3352.3e3 = 0.0147 us;
+	 * 524288 / 66.9e6 = 0.00784 us. */
+	cr_assert_str_eq(line(lines, n, "roofline"),
+			 "roofline: 10.67 FLOP per byte of minimum traffic, memory-bound (ridge 20): "
+			 "at the device's peaks a call needs at least 0.0147 us (0.0147 us of DRAM "
+			 "transfer, 0.00784 us of FP32 math)");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, a_tiled_kernel_fetches_some_data_twice)
+{
+	/* 6359 sectors over 1 call = 203488 bytes against 81408: 2.5x. */
+	char *json = result("{\"bytes\":81408,\"flops\":1105920,\"calls\":1}",
+			    "\"global_load_requests\":2000,\"global_load_sectors\":6359,"
+			    "\"flops_f32\":1105920");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_str_eq(line(lines, n, "global traffic"),
+			 "global traffic: 203.5 KB per call, 2.5x the 81.4 KB the work needs "
+			 "(counted before caches): some data is fetched more than once, as when "
+			 "blocks share input tiles; the L2 often catches these re-reads, but each "
+			 "still costs an L2 access");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, without_work_figures_the_touched_bytes_stand_in)
+{
+	/* A check run: no work object.  4096 sectors = 131072 bytes touched,
+	 * 65536 FLOPs: 0.50 FLOP per byte. */
+	char *json = result("", "\"global_load_requests\":1024,\"global_load_sectors\":4096,"
+				"\"flops_f32\":65536");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_null(line(lines, n, "global traffic"));
+	cr_assert_null(line(lines, n, "roofline"));
+	cr_assert_str_eq(line(lines, n, "arithmetic intensity"),
+			 "arithmetic intensity 0.50 FLOP per byte touched: memory-bound (the ridge "
+			 "is about 20 FLOP/byte in FP32)");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, a_gpu_result_has_no_counters_to_read)
+{
+	char **lines;
+	size_t n = run_insights("{\"status\":\"pass\",\"work\":{\"bytes\":1,\"flops\":1}}", &lines);
+
+	cr_assert_eq(n, 0);
+	run_insights_free(lines, n);
+}
