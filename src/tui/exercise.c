@@ -82,6 +82,53 @@ static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, 
 	x->nres++;
 }
 
+/* The length in bytes of the longest start of s (of len bytes) that fits
+ * in width columns, ending at a space when one is there to end at. */
+static size_t fit(const char *s, size_t len, int width)
+{
+	size_t best = 0, space = 0;
+
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+			continue; /* inside a UTF-8 sequence */
+		if (doc_text_width(s, i) > width)
+			break;
+		best = i;
+		if (i < len && s[i] == ' ')
+			space = i;
+	}
+	if (best == len)
+		return len;
+	return space ? space : best ? best : 1;
+}
+
+/* Paints s from row y, column x0, wrapped at width columns; continuation
+ * rows are indented two columns past the line's own indent.  Returns the
+ * rows used, at most max. */
+static int paint_wrapped(int y, int x0, const char *s, int width, int max)
+{
+	int indent = (int)strspn(s, " ") + 2;
+	int rows = 0;
+
+	if (indent > width / 2)
+		indent = 0;
+	while (rows < max) {
+		int left = rows ? indent : 0;
+		size_t len = strlen(s), n = fit(s, len, width - left);
+		char *piece = xstrndup(s, n);
+
+		term_put(y + rows, x0 + left, piece, width - left);
+		free(piece);
+		rows++;
+		s += n;
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+	}
+	return rows;
+}
+
 /* Adds text split at newlines, each line in role, at most max lines. */
 static void results_add_block(struct exscreen *x, enum ui_role role, const char *text, int max)
 {
@@ -328,12 +375,11 @@ static void exercise_draw(struct tui *t, void *state)
 	draw_history(t, x, srows + 2);
 	for (int xx = 0; xx < t->cols; xx++)
 		mvaddstr(srows + 3, xx, term_glyph(GLYPH_HLINE));
-	for (int i = 0; i + 1 < rrows && x->res_top + i < x->nres; i++) {
-		const struct rline *r = &x->res[x->res_top + i];
-
-		attron(term_attr(r->role));
-		term_put(srows + 4 + i, 1, r->text, t->cols - 2);
-		attroff(term_attr(r->role));
+	for (int i = x->res_top, y = srows + 4, end = srows + 3 + rrows; i < x->nres && y < end;
+	     i++) {
+		attron(term_attr(x->res[i].role));
+		y += paint_wrapped(y, 1, x->res[i].text, t->cols - 2, end - y);
+		attroff(term_attr(x->res[i].role));
 	}
 	tui_status(t, "e: edit  c: check  b: bench  h: hint  s: solution  v: results  q: back");
 	refresh();

@@ -64,6 +64,8 @@ cli() { CUDALAB_HOME="$HOME_DIR" CUDALAB_CONTENT="${CONTENT:-$SRC}" "$BIN" "$@";
 for t in "$SRC"/tests/e2e/t_*.sh; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t" .sh)
+	# E2E_ONLY="name ..." runs just those
+	case " ${E2E_ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	HOME_DIR=$(mktemp -d /tmp/cudalab-e2e-XXXXXX)
 	SOCK_BASE="cudalab-e2e-$$-$name"
 	SOCK=""

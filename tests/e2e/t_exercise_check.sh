@@ -19,6 +19,11 @@ wait_for "PASS" 180
 wait_for "passed"
 # the history: two attempts, a wrong one then a pass
 wait_for "2 attempts  x✓"
+# a bench: the counters' reading, its long lines wrapped to the width
+keys b
+wait_for "of emulation time" 180
+keys v
+wait_for "sets the pace"
 keys q
 wait_for "1 Lessons"
 keys 3
