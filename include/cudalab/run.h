@@ -233,10 +233,12 @@ int run_work_copy(const char *home, const struct exercise *ex, char **path, int 
  * -1 with errno set. */
 int run_work_reset(const char *home, const struct exercise *ex, char **path, char **bak);
 
-/* What simt's counters in a result say about the kernel: one line each on
- * lane use, coalescing, bank conflicts, divergence, local memory, atomics
- * and arithmetic intensity.  Returns the count (0 without counters); free
- * with run_insights_free. */
+/* What a result says about the kernel, one line per finding.  From simt's
+ * counters: lane use, coalescing, bank conflicts, divergence, local memory,
+ * atomics, global traffic against the work's minimum and the roofline.
+ * From a GPU bench: how far the time is from the roofline of the bound
+ * that applies, timing noise and batching.  Returns the count (0 when the
+ * result has neither); free with run_insights_free. */
 size_t run_insights(const char *result_json, char ***lines);
 void run_insights_free(char **lines, size_t n);
 

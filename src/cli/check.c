@@ -283,13 +283,15 @@ static void print_result(const char *id, const struct run_result *r)
 		printf("  output capped at 1 MiB: %zu bytes of stdout and %zu of stderr not kept\n",
 		       r->out_truncated, r->err_truncated);
 	}
-	if (cJSON_IsObject(simt)) {
+	{
 		char **lines;
 		size_t n = run_insights(r->json, &lines);
 
-		print_counters(simt);
+		if (cJSON_IsObject(simt))
+			print_counters(simt);
 		if (n)
-			printf("  what the counters say:\n");
+			printf("  %s\n", cJSON_IsObject(simt) ? "what the counters say:"
+							      : "what the timing says:");
 		for (size_t i = 0; i < n; i++)
 			printf("    - %s\n", lines[i]);
 		run_insights_free(lines, n);

@@ -195,6 +195,73 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 			    mem_us > math_us ? mem_us : math_us, mem_us, math_us));
 }
 
+/* A GPU bench against the roofline of its bound: memory-bound work is
+ * judged by its share of peak DRAM bandwidth, compute-bound work by its
+ * share of peak FP32 throughput. */
+static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
+{
+	const cJSON *w = item(root, "work"), *d = item(root, "derived");
+	const cJSON *dev = item(root, "device");
+	double bytes = count(w, "bytes"), flops = count(w, "flops");
+	double gbps = count(dev, "peak_gbps"), tf = count(item(dev, "peak_tflops"), "fp32");
+	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
+	const cJSON *bw = item(d, "pct_peak_bw"), *fl = item(d, "pct_peak_flops");
+
+	if (bytes <= 0)
+		return;
+	if (flops / bytes < ridge) {
+		double p = cJSON_IsNumber(bw) ? bw->valuedouble : -1;
+
+		if (p < 0)
+			return;
+		if (p >= 80)
+			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: at the "
+					    "roofline, little is left to gain", p));
+		else if (p >= 50)
+			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: good, "
+					    "not at the roofline yet (80%% or more is reachable): keep more "
+					    "bytes in flight with wider loads and more independent loads "
+					    "per thread, and make sure each byte crosses once", p));
+		else
+			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: far "
+					    "from the roofline: look at coalescing and bytes in flight; "
+					    "--backend simt shows the access counters", p));
+		return;
+	}
+	{
+		double p = cJSON_IsNumber(fl) ? fl->valuedouble : -1;
+
+		if (p < 0)
+			return;
+		if (p >= 60)
+			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: near "
+					    "what the SMs can issue", p));
+		else if (p >= 25)
+			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: the "
+					    "math units wait; more outputs per thread (register blocking) "
+					    "raise the FMAs per byte loaded from shared memory", p));
+		else
+			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: far "
+					    "below it, the kernel is limited by memory traffic it need "
+					    "not make; reuse operands from shared memory and registers", p));
+	}
+}
+
+/* How far the timing itself can be trusted. */
+static void gpu_timing(const cJSON *root, char ***l, size_t *n)
+{
+	const cJSON *t = item(root, "timing");
+	double noise = count(t, "noise_pct"), batched = count(t, "batched");
+
+	if (noise > 2)
+		add(l, n, xasprintf("timing noise %.1f%% (stdev over mean): the GPU may be shared "
+				    "or changing clocks; compare medians of several runs", noise));
+	if (batched > 1)
+		add(l, n, xasprintf("a call takes under 10 us, so calls were timed %.0f at a time: "
+				    "at this size launch overhead and the last wave of blocks weigh "
+				    "as much as the kernel's inner loop", batched));
+}
+
 size_t run_insights(const char *result_json, char ***lines)
 {
 	cJSON *j = result_json ? cJSON_Parse(result_json) : NULL;
@@ -212,6 +279,10 @@ size_t run_insights(const char *result_json, char ***lines)
 		local_and_atomics(t, lines, &n);
 		traffic(j, t, lines, &n);
 		roofline(j, t, lines, &n);
+	} else if (cJSON_IsObject(item(j, "timing")) &&
+		   !cJSON_IsTrue(item(item(j, "timing"), "emulated"))) {
+		gpu_roofline(j, lines, &n);
+		gpu_timing(j, lines, &n);
 	}
 	cJSON_Delete(j);
 	return n;

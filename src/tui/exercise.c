@@ -474,7 +474,9 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		size_t n = run_insights(r->json, &lines);
 
 		if (n)
-			results_add(x, UI_SECTION, "What simt's counters say:");
+			results_add(x, UI_SECTION, "%s",
+				    r->backend == BACKEND_SIMT ? "What simt's counters say:"
+							       : "What the timing says:");
 		for (size_t i = 0; i < n; i++)
 			results_add(x, UI_TEXT, "  %s", lines[i]);
 		run_insights_free(lines, n);

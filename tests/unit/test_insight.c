@@ -112,11 +112,88 @@ Test(insight, without_work_figures_the_touched_bytes_stand_in)
 	free(json);
 }
 
-Test(insight, a_gpu_result_has_no_counters_to_read)
+Test(insight, a_check_without_counters_or_timing_says_nothing)
 {
 	char **lines;
 	size_t n = run_insights("{\"status\":\"pass\",\"work\":{\"bytes\":1,\"flops\":1}}", &lines);
 
 	cr_assert_eq(n, 0);
 	run_insights_free(lines, n);
+}
+
+/* A GPU bench: no counters, a timing and derived rates. */
+static char *gpu_result(const char *work, const char *timing, const char *derived)
+{
+	return xasprintf("{\"status\":\"pass\",\"device\":{\"name\":\"NVIDIA H200\","
+			 "\"peak_gbps\":4915.2,\"peak_tflops\":{\"fp32\":66.9}},"
+			 "\"work\":%s,\"timing\":%s,\"derived\":%s}",
+			 work, timing, derived);
+}
+
+Test(insight, gpu_memory_bound_work_is_judged_by_bandwidth)
+{
+	/* 0.17 FLOP/byte is far below the ridge 66.9e3 / 4915.2 = 13.6. */
+	char *json = gpu_result("{\"bytes\":805306368,\"flops\":134217728,\"calls\":40}",
+				"{\"median_ms\":0.25,\"noise_pct\":0.4}",
+				"{\"pct_peak_bw\":65.5,\"pct_peak_flops\":0.8}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(lines[0], "65.5% of peak DRAM bandwidth on memory-bound work: good, not at "
+				   "the roofline yet (80% or more is reachable): keep more bytes in "
+				   "flight with wider loads and more independent loads per thread, and "
+				   "make sure each byte crosses once");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, gpu_compute_bound_work_is_judged_by_flops_and_noise_shows)
+{
+	/* GEMM 4096^3: 2 * 4096^3 / (3 * 4096^2 * 4) = 682.7 FLOP/byte. */
+	char *json = gpu_result("{\"bytes\":201326592,\"flops\":137438953472,\"calls\":30}",
+				"{\"median_ms\":6.1,\"noise_pct\":3.25,\"batched\":1}",
+				"{\"pct_peak_bw\":0.7,\"pct_peak_flops\":33.7}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 2);
+	cr_assert_str_eq(lines[0], "33.7% of peak FP32 throughput on compute-bound work: the math "
+				   "units wait; more outputs per thread (register blocking) raise the "
+				   "FMAs per byte loaded from shared memory");
+	cr_assert_str_eq(lines[1], "timing noise 3.2% (stdev over mean): the GPU may be shared or "
+				   "changing clocks; compare medians of several runs");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, gpu_tiny_calls_are_batched)
+{
+	char *json = gpu_result("{\"bytes\":12,\"flops\":2,\"calls\":9000}",
+				"{\"median_ms\":0.002,\"noise_pct\":1,\"batched\":100}",
+				"{\"pct_peak_bw\":0.1,\"pct_peak_flops\":0}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 2);
+	cr_assert(strstr(lines[0], "0.1% of peak DRAM bandwidth on memory-bound work: far from") ==
+		  lines[0]);
+	cr_assert_str_eq(lines[1], "a call takes under 10 us, so calls were timed 100 at a time: at "
+				   "this size launch overhead and the last wave of blocks weigh as much "
+				   "as the kernel's inner loop");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, emulated_timing_is_not_read_as_gpu_time)
+{
+	char *json = gpu_result("{\"bytes\":12,\"flops\":2,\"calls\":2}",
+				"{\"median_ms\":5,\"noise_pct\":40,\"emulated\":true}",
+				"{\"pct_peak_bw\":null,\"pct_peak_flops\":null}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 0);
+	run_insights_free(lines, n);
+	free(json);
 }
