@@ -4,6 +4,7 @@
  * does not implement become OP_UNSUPPORTED and mark their function, so a
  * launch that could reach them fails with a message naming them. */
 #include "ptx_int.h"
+#include "tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1070,6 +1071,8 @@ bad:
 	bad_operands(d);
 }
 
+static void dec_tensor(struct dctx *d);
+
 static void dec_cvt(struct dctx *d)
 {
 	int dt, st;
@@ -1082,6 +1085,10 @@ static void dec_cvt(struct dctx *d)
 	}
 	dt = d->m.types[0];
 	st = d->m.types[1];
+	if (dt == ST_TF32) {
+		dec_tensor(d);
+		return;
+	}
 	if (has(d, "relu") || has(d, "satfinite") || has(d, "rs")) {
 		unsupported(d, "cvt modifier");
 		return;
@@ -1781,6 +1788,45 @@ static void dec_simple(struct dctx *d, int op, int ndst, bool pred_dst)
 	in->nops = (uint8_t)d->nops;
 }
 
+/* ---- tensor cores ---- */
+
+/* wmma, mma, ldmatrix, movmatrix and cvt to tf32: the operands are
+ * flattened here, and tensor.c works out what they mean. */
+static void dec_tensor(struct dctx *d)
+{
+	struct simt_tensor_operands t;
+	struct simt_insn *in = emit(d);
+	const char *why = "operands not understood";
+	int i, j;
+
+	memset(&t, 0, sizeof t);
+	in->space = (uint8_t)d->m.space;
+	if (d->nops > SIMT_TENSOR_MAXGROUPS)
+		goto bad;
+	for (i = 0; i < d->nops; i++) {
+		const struct ptx_rop *r = &d->ops[i];
+		int ne = r->kind == RO_VEC ? r->nelem : r->kind == RO_ADDR ? 0 : 1;
+
+		if (t.n + ne > SIMT_TENSOR_MAXOPS || (!ne && !mem_addr(d, in, r)))
+			goto bad;
+		for (j = 0; j < ne; j++) {
+			const struct ptx_rop *e = r->kind == RO_VEC ? &r->elem[j] : r;
+
+			if (e->kind == RO_SINK ? !dst(e, &t.o[t.n])
+					       : !src(d, e, ST_B32, &t.o[t.n]))
+				goto bad;
+			t.n++;
+		}
+		t.len[t.ngroups++] = (uint8_t)ne;
+	}
+	why = simt_tensor_decode(d->ps, in, d->op, d->oplen, &t);
+	if (!why)
+		return;
+bad:
+	d->ps->mod->ncode--;
+	unsupported(d, why);
+}
+
 /* ---- dispatch ---- */
 
 static const char *const tensor_ops[] = {
@@ -1977,6 +2023,9 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		dec_simple(&d, OP_MOV, 1, false);
 	else if (base_is(&d, "cp") && has(&d, "async"))
 		dec_cp_async(&d);
+	else if (base_is(&d, "wmma") || base_is(&d, "mma") ||
+		 base_is(&d, "ldmatrix") || base_is(&d, "movmatrix"))
+		dec_tensor(&d);
 	else if (in_list(&d, tensor_ops))
 		unsupported(&d, "tensor-core instructions are not emulated");
 	else if (in_list(&d, async_ops))

@@ -15,6 +15,7 @@
 #include "exec.h"
 
 #include "alu.h"
+#include "tensor.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -970,6 +971,27 @@ static bool exec_atom(struct block_ctx *bc, struct warp *w,
 	});
 	bc->counts.atomics += popc(ex);
 	return true;
+}
+
+uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
+		       unsigned lane, const struct simt_insn *in, uint64_t a,
+		       uint32_t n, uint32_t align, bool write)
+{
+	uint8_t *p = resolve(bc, w, lane, in, in->space, a, n, align,
+			     write ? ACC_WRITE : ACC_READ);
+
+	if (p && bc->L->racecheck && p >= bc->shared &&
+	    p < bc->shared + bc->L->shared_size)
+		simt_race_access(bc, w, lane, in, (uint64_t)(p - bc->shared), n,
+				 write);
+	return p;
+}
+
+void simt_count_mem(struct block_ctx *bc, const struct simt_insn *in,
+		    const uint64_t *addr, uint32_t lanes, uint32_t n, bool store)
+{
+	if (simt_counters_on && lanes)
+		count_access(bc, in, addr, lanes, n, store);
 }
 
 /* ---- warp-synchronous operations ---- */
@@ -2448,7 +2470,7 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		return 0;
 	}
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX:
-	case OP_BAR_WARP: case OP_ELECT: {
+	case OP_BAR_WARP: case OP_ELECT: case OP_TENSOR: {
 		int mo = in->op == OP_BAR_WARP ? 0 : in->op == OP_ELECT ? 2 : 5;
 		unsigned l0 = (unsigned)__builtin_ctz(w->mask);
 		const uint64_t *M = in->o[mo].kind == OK_NONE ? NULL
@@ -2471,6 +2493,10 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		case OP_MATCH: exec_match(in, bases, ex, M); break;
 		case OP_REDUX: exec_redux(in, bases, ex, M); break;
 		case OP_ELECT: exec_elect(in, bases, ex, M); break;
+		case OP_TENSOR:
+			if (ex && !simt_tensor_exec(bc, w, in, bases, ex))
+				return -1;
+			break;
 		default:
 			break;
 		}
@@ -2483,6 +2509,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		FOR_LANES(ex, D[l] = m);
 		return 1;
 	}
+	case OP_TENSOR_LANE:
+		simt_tensor_lane(in, bases, ex);
+		return 1;
 	case OP_CP_ASYNC:
 		return exec_cp_async(bc, w, in, bases, ex) ? 1 : -1;
 	case OP_VPRINTF:

@@ -141,6 +141,16 @@ void simt_warp_start(struct block_ctx *bc, struct warp *w);
 /* Releases barrier `id` if it is complete; returns true if it did. */
 bool simt_barrier_check(struct block_ctx *bc, uint32_t id);
 
+/* exec.c, for tensor.c: a checked host pointer for n bytes at address a
+ * in the instruction's space for `lane` (race-checked when asked), or
+ * NULL after reporting the fault; and the memory counters of an access
+ * by the lanes in `lanes`, addr indexed by lane. */
+uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
+		       unsigned lane, const struct simt_insn *in, uint64_t a,
+		       uint32_t n, uint32_t align, bool write);
+void simt_count_mem(struct block_ctx *bc, const struct simt_insn *in,
+		    const uint64_t *addr, uint32_t lanes, uint32_t n, bool store);
+
 /* launch.c: records the first fault of the launch and stops it.  `w` and
  * `lane` locate the thread, `in` the instruction (may be NULL). */
 void simt_fault(struct block_ctx *bc, const struct warp *w, int lane,

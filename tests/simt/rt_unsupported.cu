@@ -1,5 +1,6 @@
 // expect: exit=1 stderr=tensor-core instructions are not emulated [simt-only]
-// Must fail on simt: a kernel using tensor cores (wmma) cannot run; the
+// Must fail on simt: a kernel using integer tensor-core operations (wmma
+// with signed char inputs, which simt does not emulate) cannot run; the
 // launch fails with a message naming the instruction, while another kernel
 // of the same program still runs.  Exit status 1 when the wmma launch
 // fails and the plain kernel worked.
@@ -7,12 +8,12 @@
 #include <mma.h>
 using namespace nvcuda;
 
-__global__ void tensor(const half *a, const half *b, float *c)
+__global__ void tensor(const signed char *a, const signed char *b, int *c)
 {
-	wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
-	wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
-	wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
-	wmma::fill_fragment(fc, 0.0f);
+	wmma::fragment<wmma::matrix_a, 16, 16, 16, signed char, wmma::row_major> fa;
+	wmma::fragment<wmma::matrix_b, 16, 16, 16, signed char, wmma::col_major> fb;
+	wmma::fragment<wmma::accumulator, 16, 16, 16, int> fc;
+	wmma::fill_fragment(fc, 0);
 	wmma::load_matrix_sync(fa, a, 16);
 	wmma::load_matrix_sync(fb, b, 16);
 	wmma::mma_sync(fc, fa, fb, fc);
@@ -26,12 +27,12 @@ __global__ void plain(int *x)
 
 int main()
 {
-	half *a, *b;
-	float *c;
+	signed char *a, *b;
+	int *c;
 	int *x, h[32];
-	if (cudaMalloc(&a, 256 * sizeof(half)) != cudaSuccess ||
-	    cudaMalloc(&b, 256 * sizeof(half)) != cudaSuccess ||
-	    cudaMalloc(&c, 256 * sizeof(float)) != cudaSuccess ||
+	if (cudaMalloc(&a, 256) != cudaSuccess ||
+	    cudaMalloc(&b, 256) != cudaSuccess ||
+	    cudaMalloc(&c, 256 * sizeof(int)) != cudaSuccess ||
 	    cudaMalloc(&x, sizeof h) != cudaSuccess)
 		return 2;
 	tensor<<<1, 32>>>(a, b, c);
