@@ -15,6 +15,7 @@
 #include "exec.h"
 
 #include "alu.h"
+#include "mbarrier.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -2100,6 +2101,13 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				return;
 			if (r == 0)
 				continue;
+			if (r == SIMT_MBAR_YIELD) {
+				/* a failed mbarrier wait: the others go first */
+				park(w, w->mask, w->pc + 1);
+				w->rotate_from = w->mask;
+				w->mask = 0;
+				return;
+			}
 			break;
 		}
 next:
@@ -2485,6 +2493,8 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 	}
 	case OP_CP_ASYNC:
 		return exec_cp_async(bc, w, in, bases, ex) ? 1 : -1;
+	case OP_MBAR:
+		return simt_mbar_exec(bc, w, in, bases, ex);
 	case OP_VPRINTF:
 		exec_vprintf(bc, w, in, bases, ex);
 		return 1;
