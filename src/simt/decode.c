@@ -6,6 +6,8 @@
 #include "ptx_int.h"
 #include "tensor.h"
 
+#include "mbarrier.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1553,6 +1555,87 @@ bad:
 	bad_operands(d);
 }
 
+/* The mbarrier forms: the OP_MBAR kind, the operand count, and whether
+ * one more may follow (a count, or try_wait's suspend-time hint, which
+ * needs no emulation). */
+struct mbar_form {
+	const char *word;
+	uint8_t sub, nops;
+	bool more;
+};
+
+static const struct mbar_form mbar_forms[] = {
+	{"init", MB_INIT, 2, false}, {"inval", MB_INVAL, 1, false},
+	{"arrive", MB_ARRIVE, 2, true}, {"arrive_drop", MB_ARRIVE_DROP, 2, true},
+	{"test_wait", MB_TEST_WAIT, 3, false}, {"try_wait", MB_TEST_WAIT, 3, true},
+	{"pending_count", MB_PENDING, 2, false}, {NULL, 0, 0, false},
+};
+
+/* Operands of an OP_MBAR (layout in mbarrier.h); false if not understood. */
+static bool mbar_operands(struct dctx *d, struct simt_insn *in)
+{
+	int i = 0;
+
+	if (in->sub == MB_PENDING)
+		return dst(&d->ops[0], &in->o[0]) &&
+		       src(d, &d->ops[1], ST_U64, &in->o[1]);
+	if (in->sub == MB_TEST_WAIT || in->sub == MB_TEST_PARITY) {
+		if (!pred(&d->ops[i++], &in->o[0]))
+			return false;
+	} else if (in->sub == MB_ARRIVE || in->sub == MB_ARRIVE_DROP) {
+		if (!dst(&d->ops[i++], &in->o[0]))
+			return false;
+	}
+	if (!mem_addr(d, in, &d->ops[i++]) ||
+	    (in->space != SS_SHARED && in->space != SS_GENERIC))
+		return false;
+	if (i == d->nops || in->sub == MB_INVAL || in->sub >= MB_CP_ARRIVE)
+		return true;
+	if (in->sub == MB_ARRIVE || in->sub == MB_ARRIVE_DROP)
+		in->sub2 |= MBF_COUNT;
+	return src(d, &d->ops[i], in->sub == MB_TEST_WAIT ? ST_U64 : ST_U32,
+		   &in->o[1]);
+}
+
+/* mbarrier.* and cp.async.mbarrier.arrive.  The transaction counts of
+ * sm_90 bulk copies and objects of other blocks of a cluster are not
+ * emulated. */
+static void dec_mbarrier(struct dctx *d, bool cp)
+{
+	static const struct mbar_form cp_form = {"", MB_CP_ARRIVE, 1, false};
+	const struct mbar_form *f = cp ? &cp_form : mbar_forms;
+	struct simt_insn *in;
+
+	while (!cp && f->word && !has(d, f->word))
+		f++;
+	if (!f->word || has(d, "expect_tx") || has(d, "complete_tx") ||
+	    has(d, "shared::cluster")) {
+		unsupported(d, "mbarrier transaction counts and cluster objects "
+			    "are not emulated");
+		return;
+	}
+	if (d->nops != f->nops && !(f->more && d->nops == f->nops + 1)) {
+		bad_operands(d);
+		return;
+	}
+	in = emit(d);
+	in->op = OP_MBAR;
+	in->sub = f->sub;
+	if (cp && has(d, "noinc"))
+		in->sub = MB_CP_NOINC;
+	else if (f->sub == MB_TEST_WAIT && has(d, "parity"))
+		in->sub = MB_TEST_PARITY;
+	if (has(d, "noComplete"))
+		in->sub2 |= MBF_NOCOMPLETE;
+	in->space = (uint8_t)d->m.space;
+	in->o[0].kind = OK_NONE;
+	in->o[1].kind = OK_NONE;
+	if (!mbar_operands(d, in)) {
+		d->ps->mod->ncode--;
+		bad_operands(d);
+	}
+}
+
 /* cp.async (non-bulk): runs as a synchronous copy, so commit and wait
  * have nothing left to do.  dst is the memory operand; the source base
  * goes in o[0] with its offset in o[1], the sizes in o[2] and o[3]. */
@@ -1564,6 +1647,10 @@ static void dec_cp_async(struct dctx *d)
 	if (has(d, "commit_group") || has(d, "wait_group") || has(d, "wait_all")) {
 		in = emit(d);
 		in->op = OP_NOP;
+		return;
+	}
+	if (has(d, "mbarrier") && !has(d, "bulk")) {
+		dec_mbarrier(d, true);
 		return;
 	}
 	if (has(d, "bulk") || has(d, "mbarrier") || has(d, "tensor") ||
@@ -1833,7 +1920,7 @@ static const char *const tensor_ops[] = {
 	"mma", "wmma", "ldmatrix", "stmatrix", "movmatrix", "wgmma", "tcgen05",
 	NULL};
 static const char *const async_ops[] = {
-	"mbarrier", "st.async", "red.async", "tensormap", "multimem",
+	"st.async", "red.async", "tensormap", "multimem",
 	"clusterlaunchcontrol", NULL};
 static const char *const tex_ops[] = {"tex", "tld4", "txq", "suld", "sust",
 				      "sured", "suq", "istypep", NULL};
@@ -2028,6 +2115,8 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		dec_tensor(&d);
 	else if (in_list(&d, tensor_ops))
 		unsupported(&d, "tensor-core instructions are not emulated");
+	else if (base_is(&d, "mbarrier"))
+		dec_mbarrier(&d, false);
 	else if (in_list(&d, async_ops))
 		unsupported(&d, "asynchronous copies and memory barriers are not "
 			    "emulated");

@@ -16,6 +16,7 @@
 
 #include "alu.h"
 #include "tensor.h"
+#include "mbarrier.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -2122,6 +2123,13 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				return;
 			if (r == 0)
 				continue;
+			if (r == SIMT_MBAR_YIELD) {
+				/* a failed mbarrier wait: the others go first */
+				park(w, w->mask, w->pc + 1);
+				w->rotate_from = w->mask;
+				w->mask = 0;
+				return;
+			}
 			break;
 		}
 next:
@@ -2514,6 +2522,8 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		return 1;
 	case OP_CP_ASYNC:
 		return exec_cp_async(bc, w, in, bases, ex) ? 1 : -1;
+	case OP_MBAR:
+		return simt_mbar_exec(bc, w, in, bases, ex);
 	case OP_VPRINTF:
 		exec_vprintf(bc, w, in, bases, ex);
 		return 1;

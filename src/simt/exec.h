@@ -53,6 +53,10 @@ struct warp {
 	 * others go first (a lane may be spinning on another's store). */
 	uint32_t rotate_from;
 	uint32_t synced;       /* __syncwarp() calls completed */
+	/* The last turn ended at an mbarrier wait that failed: where, for
+	 * which lanes, and the object's shared-memory offset. */
+	bool spun;
+	uint32_t spin_pc, spin_lanes, spin_off;
 };
 
 struct barrier {
@@ -87,6 +91,10 @@ struct block_ctx {
 	struct simt_buf out;   /* device printf output of this block */
 	uint64_t budget_tick;
 	bool stop;
+	/* mbarrier updates so far, the count the scheduler last saw, and
+	 * the rounds since in which warps only polled (mbarrier.c) */
+	uint64_t mbar_changes, mbar_seen;
+	uint32_t mbar_idle;
 	/* CUDALAB_SIMT_RACECHECK: last writer and reader of every shared
 	 * word, and the barrier epoch. */
 	struct race_word *shadow;
@@ -135,7 +143,8 @@ struct launch_state {
 
 /* exec.c */
 /* Runs the warp until none of its lanes can go on (all exited, waiting at
- * a barrier or a warp-synchronous instruction) or the launch stops. */
+ * a barrier or a warp-synchronous instruction), until a wait on an
+ * mbarrier finds its phase incomplete (w->spun), or the launch stops. */
 void simt_run_warp(struct block_ctx *bc, struct warp *w);
 void simt_warp_start(struct block_ctx *bc, struct warp *w);
 /* Releases barrier `id` if it is complete; returns true if it did. */

@@ -5,8 +5,8 @@
  * Each block runs on one host thread from start to end; its warps are
  * cooperative contexts that switch when they can no longer proceed (all
  * lanes at a barrier, exited, or waiting at a warp-synchronous
- * instruction).  Blocks of a launch are handed out in order through an
- * atomic counter.
+ * instruction) or have polled an mbarrier phase that is not complete.
+ * Blocks of a launch are handed out in order through an atomic counter.
  *
  * Device printf output is kept per block and written to stdout when the
  * kernel ends, in block order (within a block, in the order the threads
@@ -14,6 +14,7 @@
  * synchronisation; it therefore comes before anything the host prints
  * after the launch, and is the same on every run. */
 #include "exec.h"
+#include "mbarrier.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,17 +280,24 @@ static void describe_waiters(struct block_ctx *bc, struct simt_buf *b)
 			bc->exited_threads, bc->L->nthreads);
 }
 
-static void report_deadlock(struct block_ctx *bc)
+/* `polling`: the threads left spin on mbarrier phases that cannot
+ * complete, rather than all being blocked. */
+static void report_deadlock(struct block_ctx *bc, bool polling)
 {
 	struct launch_state *L = bc->L;
 	struct simt_buf b = {0};
 	char name[512];
 
 	simt_buf_printf(&b, "deadlock in %s, block (%u,%u,%u): no thread can "
-			"go on (a __syncthreads() or __shfl_sync() that not every "
-			"thread reaches?)",
+			"go on (%s)",
 			simt_demangle(L->fn->name, name, sizeof name),
-			bc->ctaid[0], bc->ctaid[1], bc->ctaid[2]);
+			bc->ctaid[0], bc->ctaid[1], bc->ctaid[2],
+			polling ? "an mbarrier phase that fewer threads arrive "
+				  "at than it expects?"
+				: "a __syncthreads() or __shfl_sync() that not "
+				  "every thread reaches?");
+	if (polling)
+		simt_mbar_describe(bc, &b);
 	describe_waiters(bc, &b);
 	simt_fault(bc, NULL, 0, NULL, cudaErrorLaunchTimeout, "%s", b.s);
 	simt_buf_free(&b);
@@ -327,21 +335,29 @@ static void run_block(struct block_ctx *bc, uint64_t block)
 	}
 	if (L->racecheck)
 		simt_race_block_start(bc);
+	bc->mbar_idle = 0;
 	while (!done && !bc->stop) {
 		uint64_t before = bc->counts.warp_insts;
+		bool idle = true;  /* no warp did more than fail mbarrier waits */
 
 		done = true;
 		for (i = 0; i < L->nwarps && !bc->stop; i++) {
 			struct warp *w = &bc->warps[i];
+			uint64_t ran = bc->counts.warp_insts;
 
 			if (warp_finished(w))
 				continue;
+			w->spun = false;
 			simt_run_warp(bc, w);
 			if (!warp_finished(w))
 				done = false;
+			if (!w->spun && bc->counts.warp_insts != ran)
+				idle = false;
 		}
 		if (!done && !bc->stop && bc->counts.warp_insts == before)
-			report_deadlock(bc);
+			report_deadlock(bc, false);
+		else if (!done && !bc->stop && simt_mbar_stalled(bc, idle))
+			report_deadlock(bc, true);
 	}
 }
 
