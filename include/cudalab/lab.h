@@ -122,8 +122,9 @@
  *    "error":{"name","message","where"},             only on runtime_error
  *    "timing":{"samples","median_ms","min_ms","mean_ms","stdev_ms",
  *              "noise_pct","l2_flushed","batched"|"emulated"},   bench only
- *    "work":{"bytes","flops","calls"},                           bench only
+ *    "work":{"bytes","flops","calls","peak"},                    bench only
  *    "derived":{"gbps","pct_peak_bw","tflops","pct_peak_flops"}} bench only
+ * work.peak names the peak_tflops key the FLOPs are measured against;
  * work.calls counts every run of solve in the program (checks, warm-ups,
  * samples), so that counts covering the whole program (simt's counters)
  * can be read per call.
@@ -1049,6 +1050,7 @@ inline void json_timing(Json& j, const Result& r)
     j.key("bytes").num(r.work.bytes);
     j.key("flops").num(r.work.flops);
     j.key("calls").integer(r.calls);
+    j.key("peak").str(r.work.peak ? r.work.peak : "fp32");
     j.end_object();
 
     /* Rates only from GPU time: emulation time says nothing about them. */

@@ -67,9 +67,10 @@ static void coalescing(const cJSON *t, const char *what, const char *req, const 
 	if (r <= 0)
 		return;
 	if (per > 8.5 && per < 15.5)
-		add(l, n, xasprintf("global %s: %.1f sectors per warp request (4 is a full warp "
-				    "reading 4 bytes each, contiguously): partly scattered, check how "
-				    "the address depends on threadIdx.x", what, per));
+		add(l, n, xasprintf("global %s: %.1f sectors per warp request, between 4 (a warp "
+				    "reading 4 contiguous bytes per lane) and 16 (16 per lane): "
+				    "wider loads, or 4-byte ones partly scattered; check how the "
+				    "address depends on threadIdx.x", what, per));
 	else if (per >= 15.5 && per < 16.5)
 		add(l, n, xasprintf("global %s: 16 sectors per warp request: contiguous 16-byte "
 				    "accesses (float4), or 4-byte accesses with a stride of 4", what));
@@ -160,7 +161,28 @@ static void traffic(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	free(b);
 }
 
-/* Where the work sits on the device's FP32 roofline.  With the harness's
+/* The peak the work's FLOPs are measured against (work.peak, FP32 when the
+ * result names none), its TFLOP/s in *tf (0 when the device's is unknown)
+ * and a name for it. */
+static const char *work_peak(const cJSON *root, double *tf)
+{
+	const cJSON *p = item(item(root, "work"), "peak");
+	const char *key = cJSON_IsString(p) ? p->valuestring : "fp32";
+	static const char *const keys[][2] = {
+		{"fp32", "FP32"}, {"fp64", "FP64"}, {"tf32", "TF32 tensor"},
+		{"fp16", "FP16 tensor"}, {"bf16", "BF16 tensor"}, {"fp8", "FP8 tensor"},
+	};
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i][0]) == 0) {
+			*tf = count(item(item(root, "device"), "peak_tflops"), keys[i][0]);
+			return keys[i][1];
+		}
+	*tf = count(item(item(root, "device"), "peak_tflops"), "fp32");
+	return "FP32";
+}
+
+/* Where the work sits on the device's roofline.  With the harness's
  * work figures the intensity is the algorithm's (minimum bytes), and the
  * floor is the least time the device's peaks allow per call; without them
  * it falls back on the bytes the requests touched. */
@@ -168,7 +190,8 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 {
 	const cJSON *w = item(root, "work"), *dev = item(root, "device");
 	double bytes = count(w, "bytes"), flops = count(w, "flops");
-	double gbps = count(dev, "peak_gbps"), tf = count(item(dev, "peak_tflops"), "fp32");
+	double gbps = count(dev, "peak_gbps"), tf;
+	const char *kind = work_peak(root, &tf);
 	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
 	bool minimum = bytes > 0;
 	double ai, mem_us, math_us;
@@ -182,17 +205,17 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	ai = flops / bytes;
 	if (!minimum || gbps <= 0 || tf <= 0) {
 		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched: %s (the "
-				    "ridge is about %.0f FLOP/byte in FP32)",
-				    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge));
+				    "ridge is about %.0f FLOP/byte in %s)",
+				    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge, kind));
 		return;
 	}
 	mem_us = bytes / (gbps * 1e3);
 	math_us = flops / (tf * 1e6);
 	add(l, n, xasprintf("roofline: %.2f FLOP per byte of minimum traffic, %s (ridge %.0f): "
 			    "at the device's peaks a call needs at least %.3g us (%.3g us of "
-			    "DRAM transfer, %.3g us of FP32 math)",
+			    "DRAM transfer, %.3g us of %s math)",
 			    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge,
-			    mem_us > math_us ? mem_us : math_us, mem_us, math_us));
+			    mem_us > math_us ? mem_us : math_us, mem_us, math_us, kind));
 }
 
 /* A GPU bench against the roofline of its bound: memory-bound work is
@@ -203,7 +226,8 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 	const cJSON *w = item(root, "work"), *d = item(root, "derived");
 	const cJSON *dev = item(root, "device");
 	double bytes = count(w, "bytes"), flops = count(w, "flops");
-	double gbps = count(dev, "peak_gbps"), tf = count(item(dev, "peak_tflops"), "fp32");
+	double gbps = count(dev, "peak_gbps"), tf;
+	const char *kind = work_peak(root, &tf);
 	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
 	const cJSON *bw = item(d, "pct_peak_bw"), *fl = item(d, "pct_peak_flops");
 
@@ -234,16 +258,18 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 		if (p < 0)
 			return;
 		if (p >= 60)
-			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: near "
-					    "what the SMs can issue", p));
+			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: near "
+					    "what the SMs can issue", p, kind));
 		else if (p >= 25)
-			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: the "
-					    "math units wait; more outputs per thread (register blocking) "
-					    "raise the FMAs per byte loaded from shared memory", p));
+			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: the "
+					    "math units wait; more outputs per thread or per warp "
+					    "(register blocking) raise the math done per byte loaded from "
+					    "shared memory", p, kind));
 		else
-			add(l, n, xasprintf("%.1f%% of peak FP32 throughput on compute-bound work: far "
+			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: far "
 					    "below it, the kernel is limited by memory traffic it need "
-					    "not make; reuse operands from shared memory and registers", p));
+					    "not make; reuse operands from shared memory and registers",
+					    p, kind));
 	}
 }
 

@@ -533,7 +533,7 @@ static void test_bench_gpu(void)
     CHECK(stat_of(r, "kernels") == 1006);
     cJSON* w = get(r.json, "work");
     CHECK(num_of(w, "bytes") == 12.0 * 65536 && num_of(w, "flops") == 65536);
-    CHECK(num_of(w, "calls") == 1006);
+    CHECK(num_of(w, "calls") == 1006 && str_of(w, "peak") == "fp32");
     // 768 KiB in 0.4 ms = 1.96608 GB/s, 0.0587 % of 3352.32 GB/s;
     // 65536 FLOP in 0.4 ms = 0.00016384 TFLOP/s.
     cJSON* d = get(r.json, "derived");

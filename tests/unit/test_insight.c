@@ -159,10 +159,30 @@ Test(insight, gpu_compute_bound_work_is_judged_by_flops_and_noise_shows)
 
 	cr_assert_eq(n, 2);
 	cr_assert_str_eq(lines[0], "33.7% of peak FP32 throughput on compute-bound work: the math "
-				   "units wait; more outputs per thread (register blocking) raise the "
-				   "FMAs per byte loaded from shared memory");
+				   "units wait; more outputs per thread or per warp (register blocking) "
+				   "raise the math done per byte loaded from shared memory");
 	cr_assert_str_eq(lines[1], "timing noise 3.2% (stdev over mean): the GPU may be shared or "
 				   "changing clocks; compare medians of several runs");
+	run_insights_free(lines, n);
+	free(json);
+}
+
+Test(insight, tensor_core_work_is_measured_against_its_own_peak)
+{
+	/* FP16 GEMM 4096^3: bytes 2 * 2 * 4096^2 + 4 * 4096^2 = 134217728,
+	 * 1024 FLOP/byte, above the FP16 ridge 989.4e3 / 4915.2 = 201. */
+	char *json = xasprintf("{\"status\":\"pass\",\"device\":{\"name\":\"NVIDIA H200\","
+			       "\"peak_gbps\":4915.2,\"peak_tflops\":{\"fp32\":66.9,"
+			       "\"fp16\":989.4}},\"work\":{\"bytes\":134217728,"
+			       "\"flops\":137438953472,\"calls\":30,\"peak\":\"fp16\"},"
+			       "\"timing\":{\"median_ms\":0.35,\"noise_pct\":0.2},"
+			       "\"derived\":{\"pct_peak_bw\":7.8,\"pct_peak_flops\":39.7}}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 1);
+	cr_assert(strstr(lines[0], "39.7% of peak FP16 tensor throughput on compute-bound work: "
+				   "the math units wait") == lines[0]);
 	run_insights_free(lines, n);
 	free(json);
 }
