@@ -231,7 +231,7 @@ static cudaError_t module_error(struct simt_kernel *k)
 }
 
 static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
-			  void **args, size_t shmem)
+			  void **args, size_t shmem, bool cooperative)
 {
 	struct simt_launch_req req;
 	cudaError_t e;
@@ -249,6 +249,7 @@ static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 	req.block = block;
 	req.dyn_shared = shmem;
 	req.args = args;
+	req.cooperative = cooperative;
 	simt_lock();
 	e = simt_launch(&req);
 	simt_unlock();
@@ -261,7 +262,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
 {
 	(void)stream;
 	return launch((struct simt_kernel *)(void *)kernel, gridDim, blockDim,
-		      args, sharedMem);
+		      args, sharedMem, false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
@@ -272,16 +273,22 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 				  stream);
 }
 
-cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
-			     void **args, size_t sharedMem, cudaStream_t stream)
+static cudaError_t launch_func(const void *func, dim3 grid, dim3 block,
+			       void **args, size_t shmem, bool cooperative)
 {
 	struct simt_kernel *k;
 
-	(void)stream;
 	simt_lock();
 	k = simt_kernel_of(func);
 	simt_unlock();
-	return launch(k, gridDim, blockDim, args, sharedMem);
+	return launch(k, grid, block, args, shmem, cooperative);
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+			     void **args, size_t sharedMem, cudaStream_t stream)
+{
+	(void)stream;
+	return launch_func(func, gridDim, blockDim, args, sharedMem, false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
@@ -295,7 +302,25 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
 					dim3 blockDim, void **args,
 					size_t sharedMem, cudaStream_t stream)
 {
-	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+	(void)stream;
+	return launch_func(func, gridDim, blockDim, args, sharedMem, true);
+}
+
+/* Whether the attributes of a cudaLaunchKernelEx call ask for a
+ * cooperative launch (the last cudaLaunchAttributeCooperative wins). */
+static bool wants_cooperative(const cudaLaunchConfig_t *config)
+{
+	bool coop = false;
+	unsigned i;
+
+	for (i = 0; config->attrs && i < config->numAttrs; i++)
+		if (config->attrs[i].id == cudaLaunchAttributeCooperative) {
+			int v;
+
+			memcpy(&v, config->attrs[i].val, sizeof v);
+			coop = v != 0;
+		}
+	return coop;
 }
 
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
@@ -303,8 +328,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 {
 	if (!config)
 		return fail(cudaErrorInvalidValue);
-	return cudaLaunchKernel(func, config->gridDim, config->blockDim, args,
-				config->dynamicSmemBytes, config->stream);
+	return launch_func(func, config->gridDim, config->blockDim, args,
+			   config->dynamicSmemBytes, wants_cooperative(config));
 }
 
 /* ---- kernel attributes and occupancy ---- */
@@ -420,7 +445,7 @@ cudaError_t cudaFuncGetName(const char **name, const void *func)
 
 /* Resident blocks per SM, limited by threads, warps, blocks, registers
  * (at ASSUMED_REGS per thread) and shared memory. */
-static int occupancy(const struct simt_func *f, int block, size_t dyn)
+int simt_occupancy(const struct simt_func *f, int block, size_t dyn)
 {
 	const struct cudaDeviceProp *p = &simt_device()->prop;
 	int warps = (block + 31) / 32, n;
@@ -454,7 +479,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 		return fail(cudaErrorInvalidValue);
 	if (!f)
 		return fail(cudaErrorInvalidDeviceFunction);
-	*numBlocks = occupancy(f, blockSize, dynamicSmem);
+	*numBlocks = simt_occupancy(f, blockSize, dynamicSmem);
 	return cudaSuccess;
 }
 

@@ -302,6 +302,12 @@ struct cudaMemLocation {
 	int id;
 };
 
+/* The launch attributes of cudaLaunchKernelEx that simt acts on; the
+ * attribute's value is an int at the start of val. */
+enum cudaLaunchAttributeID {
+	cudaLaunchAttributeCooperative = 2,
+};
+
 typedef struct cudaLaunchAttribute_st {
 	int id;
 	char pad[4];

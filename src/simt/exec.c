@@ -1722,8 +1722,9 @@ static bool falu32_fast(const struct simt_insn *in, uint64_t *const *bases,
 
 /* ---- the interpreter loop ---- */
 
-/* Warp instructions a warp runs before the block's other warps get a turn. */
-#define SLICE 8192
+/* Warp instructions a warp runs before the block's other warps get a turn
+ * (less the context's slice_cut). */
+#define SLICE SIMT_SLICE
 
 static uint64_t clock_value(const struct block_ctx *bc)
 {
@@ -1853,7 +1854,7 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	const struct simt_insn *code = mod->code;
 	uint64_t *bases[4];
 	const struct simt_insn *in = NULL;
-	uint32_t slice = 0;
+	uint32_t slice = bc->slice_cut;
 
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;

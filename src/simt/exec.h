@@ -8,6 +8,10 @@
 #include <stdatomic.h>
 
 #define NBARRIERS 16
+/* The most host threads that run blocks (CUDALAB_SIMT_THREADS). */
+#define SIMT_MAX_THREADS 256
+/* Warp instructions in a time slice (exec.c). */
+#define SIMT_SLICE 8192
 #define NO_FRAME UINT32_MAX
 
 /* A call frame: the registers and local depot of one function activation,
@@ -90,6 +94,7 @@ struct block_ctx {
 	struct alloc_cache cache;
 	struct simt_buf out;   /* device printf output of this block */
 	uint64_t budget_tick;
+	uint32_t slice_cut;    /* SIMT_SLICE less this is a warp's time slice */
 	bool stop;
 	/* mbarrier updates so far, the count the scheduler last saw, and
 	 * the rounds since in which warps only polled (mbarrier.c) */
@@ -116,6 +121,10 @@ struct launch_state {
 	atomic_ullong next_block;
 	uint8_t *kparams;
 	uint32_t shared_static, shared_dyn, shared_size;
+	/* Kernels that read %reserved_smem_offset_*: the reserved shared
+	 * region runs from reserved_begin to shared_size. */
+	bool reserved;
+	uint32_t reserved_begin;
 	uint32_t local_per_thread;
 	uint32_t entry_rows;
 	atomic_int abort;
@@ -139,6 +148,13 @@ struct launch_state {
 	uint32_t race_reports;
 	uint32_t race_seen[32];   /* reported (pc << 2 | kind) */
 	uint64_t races;
+	/* How many host threads share the blocks out (set when it starts). */
+	int nparts;
+	/* A cooperative launch: its grid workspace (coop.c) and how many of
+	 * its blocks have finished. */
+	bool coop;
+	uint64_t grid_ws;
+	atomic_ullong coop_done;
 };
 
 /* exec.c */
@@ -159,6 +175,33 @@ uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
 		       uint32_t n, uint32_t align, bool write);
 void simt_count_mem(struct block_ctx *bc, const struct simt_insn *in,
 		    const uint64_t *addr, uint32_t lanes, uint32_t n, bool store);
+
+/* launch.c: the steps of running blocks, shared by the scheduler of
+ * ordinary launches (one block at a time per host thread, start to end)
+ * and that of cooperative ones (coop.c).  A context is prepared for a
+ * launch, a block begins in it, runs pass after pass (every unfinished
+ * warp once, until it finishes or blocks or its time slice ends), and its
+ * device printf output is collected when it ends. */
+enum { PASS_RAN, PASS_DONE, PASS_STOP };
+void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L);
+void simt_block_begin(struct block_ctx *bc, uint64_t block);
+/* One pass over the block's warps: PASS_DONE when every warp has
+ * finished, PASS_STOP when the launch stops (a fault, or this block is
+ * deadlocked, which it reports), PASS_RAN otherwise. */
+int simt_block_pass(struct block_ctx *bc);
+void simt_block_output(struct block_ctx *bc);
+/* Adds the context's counters to the launch's totals. */
+void simt_ctx_add_counts(struct block_ctx *bc);
+
+/* coop.c: cooperative launches.  simt_coop_check returns
+ * cudaErrorCooperativeLaunchTooLarge when the grid cannot be resident at
+ * once; simt_coop_begin and _end make and free the grid workspace (and
+ * explain a launch that ran out of budget); simt_coop_run runs share
+ * `part` of `nparts` of the blocks, all of them resident together. */
+cudaError_t simt_coop_check(const struct simt_launch_req *req, uint32_t dyn);
+void simt_coop_begin(struct launch_state *L);
+void simt_coop_end(struct launch_state *L);
+void simt_coop_run(struct launch_state *L, int part, int nparts);
 
 /* launch.c: records the first fault of the launch and stops it.  `w` and
  * `lane` locate the thread, `in` the instruction (may be NULL). */

@@ -7,6 +7,8 @@
  * lanes at a barrier, exited, or waiting at a warp-synchronous
  * instruction) or have polled an mbarrier phase that is not complete.
  * Blocks of a launch are handed out in order through an atomic counter.
+ * Cooperative launches, whose blocks must all be resident at once, are
+ * scheduled differently (coop.c) from the same steps.
  *
  * Device printf output is kept per block and written to stdout when the
  * kernel ends, in block order (within a block, in the order the threads
@@ -20,6 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Where %reserved_smem_offset_1 points in the reserved shared region, which
+ * starts at %reserved_smem_offset_begin (= _0) and is
+ * cudaDeviceProp::reservedSharedMemPerBlock long.  The layout is simt's
+ * own; cooperative_groups needs at least 288 bytes from _1 on. */
+#define RESERVED_SMEM_1 128
 
 /* ---- the worker pool ---- */
 
@@ -41,6 +49,7 @@ static struct pool pool = {
 };
 
 static uint64_t launch_count;
+
 static uint8_t *heap;
 static uint64_t heap_size;
 
@@ -52,8 +61,8 @@ static int worker_count(void)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n <= 0)
 		n = 1;
-	if (n > 256)
-		n = 256;
+	if (n > SIMT_MAX_THREADS)
+		n = SIMT_MAX_THREADS;
 	return (int)n;
 }
 
@@ -146,7 +155,7 @@ void simt_fault(struct block_ctx *bc, const struct warp *w, int lane,
 
 /* ---- block contexts ---- */
 
-static void ctx_prepare(struct block_ctx *bc, struct launch_state *L)
+void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 {
 	uint32_t i, rows = L->entry_rows;
 	size_t local = (size_t)L->nwarps * 32 * L->local_per_thread;
@@ -239,9 +248,25 @@ static void warp_sregs(struct block_ctx *bc, struct warp *w)
 	set_row(s + SR_NSMID * 32, (uint64_t)simt_device()->prop.multiProcessorCount);
 	set_row(s + SR_GRIDID * 32, launch_count);
 	set_row(s + SR_DYN_SMEM * 32, L->shared_dyn);
-	set_row(s + SR_TOTAL_SMEM * 32, L->shared_size);
+	set_row(s + SR_TOTAL_SMEM * 32, L->shared_static + L->shared_dyn);
 	set_row(s + SR_ZERO * 32, 0);
 	set_row(s + SR_ONE * 32, 1);
+	if (L->reserved) {
+		uint32_t b = L->reserved_begin;
+
+		set_row(s + SR_RSMEM_BEGIN * 32, b);
+		set_row(s + SR_RSMEM_END * 32, L->shared_size);
+		set_row(s + SR_RSMEM_CAP * 32, L->shared_size - b);
+		set_row(s + SR_RSMEM_0 * 32, b);
+		set_row(s + SR_RSMEM_1 * 32, b + RESERVED_SMEM_1);
+	}
+	/* Contexts of ordinary launches never write these rows, so they keep
+	 * the zeros they were allocated with. */
+	if (L->coop) {
+		set_row(s + SR_ENVREG0 * 32, 0);
+		set_row(s + SR_ENVREG1 * 32, L->grid_ws >> 32);
+		set_row(s + SR_ENVREG2 * 32, L->grid_ws & 0xffffffffu);
+	}
 }
 
 static void describe_waiters(struct block_ctx *bc, struct simt_buf *b)
@@ -308,11 +333,10 @@ static bool warp_finished(const struct warp *w)
 	return (w->exist & ~w->exited) == 0;
 }
 
-static void run_block(struct block_ctx *bc, uint64_t block)
+void simt_block_begin(struct block_ctx *bc, uint64_t block)
 {
 	struct launch_state *L = bc->L;
 	uint32_t i;
-	bool done = false;
 
 	bc->block = block;
 	bc->ctaid[0] = (uint32_t)(block % L->grid.x);
@@ -336,32 +360,48 @@ static void run_block(struct block_ctx *bc, uint64_t block)
 	if (L->racecheck)
 		simt_race_block_start(bc);
 	bc->mbar_idle = 0;
-	while (!done && !bc->stop) {
-		uint64_t before = bc->counts.warp_insts;
-		bool idle = true;  /* no warp did more than fail mbarrier waits */
-
-		done = true;
-		for (i = 0; i < L->nwarps && !bc->stop; i++) {
-			struct warp *w = &bc->warps[i];
-			uint64_t ran = bc->counts.warp_insts;
-
-			if (warp_finished(w))
-				continue;
-			w->spun = false;
-			simt_run_warp(bc, w);
-			if (!warp_finished(w))
-				done = false;
-			if (!w->spun && bc->counts.warp_insts != ran)
-				idle = false;
-		}
-		if (!done && !bc->stop && bc->counts.warp_insts == before)
-			report_deadlock(bc, false);
-		else if (!done && !bc->stop && simt_mbar_stalled(bc, idle))
-			report_deadlock(bc, true);
-	}
 }
 
-static void collect_output(struct block_ctx *bc)
+int simt_block_pass(struct block_ctx *bc)
+{
+	struct launch_state *L = bc->L;
+	uint64_t before = bc->counts.warp_insts;
+	bool done = true;
+	bool idle = true; /* no warp did more than fail mbarrier waits */
+	uint32_t i;
+
+	for (i = 0; i < L->nwarps && !bc->stop; i++) {
+		struct warp *w = &bc->warps[i];
+		uint64_t ran = bc->counts.warp_insts;
+
+		if (warp_finished(w))
+			continue;
+		w->spun = false;
+		simt_run_warp(bc, w);
+		if (!warp_finished(w))
+			done = false;
+		if (!w->spun && bc->counts.warp_insts != ran)
+			idle = false;
+	}
+	if (bc->stop)
+		return PASS_STOP;
+	if (done)
+		return PASS_DONE;
+	if (bc->counts.warp_insts == before || simt_mbar_stalled(bc, idle)) {
+		report_deadlock(bc, bc->counts.warp_insts != before);
+		return PASS_STOP;
+	}
+	return PASS_RAN;
+}
+
+static void run_block(struct block_ctx *bc, uint64_t block)
+{
+	simt_block_begin(bc, block);
+	while (simt_block_pass(bc) == PASS_RAN)
+		;
+}
+
+void simt_block_output(struct block_ctx *bc)
 {
 	struct launch_state *L = bc->L;
 	struct block_out *o;
@@ -392,9 +432,18 @@ static void add_counts(struct simt_counts *t, const struct simt_counts *c)
 		d[i] += s[i];
 }
 
+void simt_ctx_add_counts(struct block_ctx *bc)
+{
+	struct launch_state *L = bc->L;
+
+	pthread_mutex_lock(&L->lock);
+	add_counts(&L->total, &bc->counts);
+	pthread_mutex_unlock(&L->lock);
+}
+
 static void run_blocks(struct block_ctx *bc, struct launch_state *L)
 {
-	ctx_prepare(bc, L);
+	simt_ctx_prepare(bc, L);
 	for (;;) {
 		uint64_t b;
 
@@ -404,11 +453,18 @@ static void run_blocks(struct block_ctx *bc, struct launch_state *L)
 		if (b >= L->nblocks)
 			break;
 		run_block(bc, b);
-		collect_output(bc);
+		simt_block_output(bc);
 	}
-	pthread_mutex_lock(&L->lock);
-	add_counts(&L->total, &bc->counts);
-	pthread_mutex_unlock(&L->lock);
+	simt_ctx_add_counts(bc);
+}
+
+/* Runs share `part` of `nparts` of the launch on the calling thread. */
+static void run_share(struct launch_state *L, int part)
+{
+	if (L->coop)
+		simt_coop_run(L, part, L->nparts);
+	else
+		run_blocks(&pool.ctx[part], L);
 }
 
 static void *worker_main(void *arg)
@@ -425,7 +481,7 @@ static void *worker_main(void *arg)
 		seen = pool.generation;
 		L = pool.L;
 		pthread_mutex_unlock(&pool.mu);
-		run_blocks(&pool.ctx[idx], L);
+		run_share(L, idx);
 		pthread_mutex_lock(&pool.mu);
 		if (--pool.busy == 0)
 			pthread_cond_signal(&pool.done);
@@ -460,16 +516,18 @@ static void run_parallel(struct launch_state *L)
 	if (!pool.started)
 		pool_start();
 	if (pool.nworkers == 0 || L->nblocks == 1) {
-		run_blocks(&pool.ctx[0], L);
+		L->nparts = 1;
+		run_share(L, 0);
 		return;
 	}
+	L->nparts = pool.nworkers + 1;
 	pthread_mutex_lock(&pool.mu);
 	pool.L = L;
 	pool.busy = pool.nworkers;
 	pool.generation++;
 	pthread_cond_broadcast(&pool.go);
 	pthread_mutex_unlock(&pool.mu);
-	run_blocks(&pool.ctx[0], L);
+	run_share(L, 0);
 	pthread_mutex_lock(&pool.mu);
 	while (pool.busy > 0)
 		pthread_cond_wait(&pool.done, &pool.mu);
@@ -595,6 +653,8 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 		return cudaErrorInvalidPtx;
 	}
 	err = check_config(req, fn, &dyn);
+	if (err == cudaSuccess && req->cooperative)
+		err = simt_coop_check(req, dyn);
 	if (err != cudaSuccess)
 		return err;
 	memset(&L, 0, sizeof L);
@@ -609,11 +669,18 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	L.shared_static = fn->sum_shared;
 	L.shared_dyn = dyn;
 	L.shared_size = fn->sum_shared + dyn;
+	if (req->mod->reserved_smem) {
+		L.reserved = true;
+		L.reserved_begin = (L.shared_size + 15) / 16 * 16;
+		L.shared_size = L.reserved_begin + (uint32_t)
+			simt_device()->prop.reservedSharedMemPerBlock;
+	}
 	L.local_per_thread = local_need(fn);
 	L.entry_rows = fn->sum_rows > fn->nrows ? fn->sum_rows : fn->nrows;
 	L.budget = (uint64_t)simt_env_long("CUDALAB_SIMT_MAX_INSTRUCTIONS",
 					   (long)(1ull << 32));
 	L.racecheck = simt_env_long("CUDALAB_SIMT_RACECHECK", 0) != 0;
+	L.coop = req->cooperative;
 	L.kparams = pack_params(fn, req->args);
 	simt_mem_track(L.kparams, fn->kparam_size, MEM_SYMBOL,
 		       "kernel parameters", true);
@@ -626,7 +693,11 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	L.heap_size = heap_size;
 	launch_count++;
 	t0 = simt_now();
+	if (L.coop)
+		simt_coop_begin(&L);
 	run_parallel(&L);
+	if (L.coop)
+		simt_coop_end(&L);
 	flush_output(&L);
 	simt_mem_untrack(L.kparams);
 	free(L.kparams);

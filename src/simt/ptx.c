@@ -377,6 +377,11 @@ static const struct {
 	{"%lanemask_gt", SR_LANEMASK_GT}, {"%lanemask_ge", SR_LANEMASK_GE},
 	{"%dynamic_smem_size", SR_DYN_SMEM},
 	{"%total_smem_size", SR_TOTAL_SMEM},
+	{"%reserved_smem_offset_begin", SR_RSMEM_BEGIN},
+	{"%reserved_smem_offset_end", SR_RSMEM_END},
+	{"%reserved_smem_offset_cap", SR_RSMEM_CAP},
+	{"%reserved_smem_offset_0", SR_RSMEM_0},
+	{"%reserved_smem_offset_1", SR_RSMEM_1},
 	/* A cluster is one block under simt. */
 	{"%cluster_ctarank", SR_ZERO}, {"%is_explicit_cluster", SR_ZERO},
 	{"%cluster_ctaid.x", SR_ZERO}, {"%cluster_ctaid.y", SR_ZERO},
@@ -385,6 +390,22 @@ static const struct {
 	{"%nclusterid.x", SR_NCTAID_X}, {"%nclusterid.y", SR_NCTAID_Y},
 	{"%nclusterid.z", SR_NCTAID_Z},
 };
+
+/* %envreg0..31, driver-defined: 0..2 carry the grid workspace of a
+ * cooperative launch, the rest read zero.  -1 for another name. */
+static int envreg(const char *digits, uint32_t len)
+{
+	uint32_t n = 0, i;
+
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)digits[i]) || i >= 2)
+			return -1;
+		n = n * 10 + (uint32_t)(digits[i] - '0');
+	}
+	if (n > 31 || (len == 2 && digits[0] == '0'))
+		return -1;
+	return n <= 2 ? SR_ENVREG0 + (int)n : SR_ZERO;
+}
 
 /* Returns the special-register row, -2..-4 for the clocks, or -1. */
 static int find_sreg(const char *s, uint32_t len)
@@ -405,8 +426,9 @@ static int find_sreg(const char *s, uint32_t len)
 	if ((len == 17 && memcmp(s, "%cluster_nctarank", 17) == 0) ||
 	    (len == 17 && memcmp(s, "%cluster_nctaid.", 16) == 0))
 		return SR_ONE;
-	if ((len > 7 && memcmp(s, "%envreg", 7) == 0) ||
-	    (len == 4 && memcmp(s, "%pm", 3) == 0))
+	if (len > 7 && memcmp(s, "%envreg", 7) == 0)
+		return envreg(s + 7, len - 7);
+	if (len == 4 && memcmp(s, "%pm", 3) == 0)
 		return SR_ZERO;
 	return -1;
 }
@@ -685,6 +707,8 @@ static void parse_name_operand(struct ptx_parser *ps, struct ptx_rop *r)
 			unknown_sreg(ps);
 			sr = SR_ZERO;
 		}
+		if (sr >= SR_RSMEM_BEGIN && sr <= SR_RSMEM_1)
+			ps->mod->reserved_smem = true;
 		r->kind = RO_SREG;
 		r->sreg = sr;
 		r->sym = TOK->s;

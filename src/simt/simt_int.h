@@ -98,6 +98,13 @@ enum {
 	SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID,
 	SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE, SR_LANEMASK_GT,
 	SR_LANEMASK_GE, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_ZERO, SR_ONE,
+	/* %envreg0..2: the grid workspace address of a cooperative launch
+	 * (1 high, 2 low half); the other driver registers read SR_ZERO. */
+	SR_ENVREG0, SR_ENVREG1, SR_ENVREG2,
+	/* %reserved_smem_offset_begin/_end/_cap/_0/_1: the block's reserved
+	 * shared memory (cooperative_groups keeps multi-warp tile state at
+	 * offset_1). */
+	SR_RSMEM_BEGIN, SR_RSMEM_END, SR_RSMEM_CAP, SR_RSMEM_0, SR_RSMEM_1,
 	SR_COUNT
 };
 
@@ -312,6 +319,9 @@ struct simt_module {
 	int nfiles;
 	uint32_t *file_map;    /* .file number -> files index */
 	int nfile_map;
+	/* Some function reads %reserved_smem_offset_*: blocks of its kernels
+	 * get a reserved shared region after their own shared memory. */
+	bool reserved_smem;
 };
 
 /* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
@@ -418,12 +428,18 @@ struct simt_launch_req {
 	dim3 grid, block;
 	size_t dyn_shared;
 	void **args;
+	/* cudaLaunchCooperativeKernel: every block resident at once, and a
+	 * grid workspace for grid-wide synchronisation. */
+	bool cooperative;
 };
 
 /* Runs a kernel to completion.  Returns cudaSuccess, a launch error (not
  * sticky), or a kernel fault (already reported and made sticky). */
 cudaError_t simt_launch(const struct simt_launch_req *req);
 const char *simt_demangle(const char *mangled, char *buf, size_t n);
+/* abi.c: blocks of `f` resident per multiprocessor with `block` threads
+ * and `dyn` bytes of dynamic shared memory (the occupancy API's figure). */
+int simt_occupancy(const struct simt_func *f, int block, size_t dyn);
 
 /* ---- counters (counters.c) ---- */
 
