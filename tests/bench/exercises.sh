@@ -37,6 +37,7 @@ selective-scan bw
 kv-cache-decode bw
 sgemm-tiled -
 sgemm-regblock cublas
+hgemm-wmma -
 flash-attention-forward -"
 BW_TARGET=80
 CUBLAS_TARGET=50
