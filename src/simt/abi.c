@@ -255,11 +255,23 @@ static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
+cudaError_t simt_kernel_usable(struct simt_kernel *k)
+{
+	if (!k)
+		return cudaErrorInvalidDeviceFunction;
+	return k->func < 0 ? module_error(k) : cudaSuccess;
+}
+
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
 			       dim3 blockDim, void **args, size_t sharedMem,
 			       cudaStream_t stream)
 {
-	(void)stream;
+	cudaError_t e;
+
+	if (simt_capture_live &&
+	    simt_capture_kernel((struct simt_kernel *)(void *)kernel, gridDim,
+				blockDim, args, sharedMem, stream, &e))
+		return e;
 	return launch((struct simt_kernel *)(void *)kernel, gridDim, blockDim,
 		      args, sharedMem);
 }
@@ -269,18 +281,21 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 				    size_t sharedMem, cudaStream_t stream)
 {
 	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem,
-				  stream);
+				  stream ? stream : (cudaStream_t)2);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 			     void **args, size_t sharedMem, cudaStream_t stream)
 {
 	struct simt_kernel *k;
+	cudaError_t e;
 
-	(void)stream;
 	simt_lock();
 	k = simt_kernel_of(func);
 	simt_unlock();
+	if (simt_capture_live && simt_capture_kernel(k, gridDim, blockDim, args,
+						     sharedMem, stream, &e))
+		return e;
 	return launch(k, gridDim, blockDim, args, sharedMem);
 }
 
@@ -288,7 +303,8 @@ cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
 				  dim3 blockDim, void **args, size_t sharedMem,
 				  cudaStream_t stream)
 {
-	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem,
+				stream ? stream : (cudaStream_t)2);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
