@@ -256,11 +256,23 @@ static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
+cudaError_t simt_kernel_usable(struct simt_kernel *k)
+{
+	if (!k)
+		return cudaErrorInvalidDeviceFunction;
+	return k->func < 0 ? module_error(k) : cudaSuccess;
+}
+
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
 			       dim3 blockDim, void **args, size_t sharedMem,
 			       cudaStream_t stream)
 {
-	(void)stream;
+	cudaError_t e;
+
+	if (simt_capture_live &&
+	    simt_capture_kernel((struct simt_kernel *)(void *)kernel, gridDim,
+				blockDim, args, sharedMem, stream, &e))
+		return e;
 	return launch((struct simt_kernel *)(void *)kernel, gridDim, blockDim,
 		      args, sharedMem, false);
 }
@@ -270,40 +282,59 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 				    size_t sharedMem, cudaStream_t stream)
 {
 	return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem,
-				  stream);
+				  stream ? stream : (cudaStream_t)2);
 }
 
+/* Launches func, or records it as a kernel node when `stream` is being
+ * captured.  A cooperative kernel is not recorded: simt's graphs replay
+ * plain launches only, so capturing one is refused rather than run out of
+ * order. */
 static cudaError_t launch_func(const void *func, dim3 grid, dim3 block,
-			       void **args, size_t shmem, bool cooperative)
+			       void **args, size_t shmem, cudaStream_t stream,
+			       bool cooperative)
 {
 	struct simt_kernel *k;
+	cudaError_t e;
 
 	simt_lock();
 	k = simt_kernel_of(func);
 	simt_unlock();
+	if (simt_capture_live) {
+		enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+
+		if (cooperative) {
+			if (cudaStreamIsCapturing(stream, &st) == cudaSuccess &&
+			    st != cudaStreamCaptureStatusNone)
+				return fail(cudaErrorStreamCaptureUnsupported);
+		} else if (simt_capture_kernel(k, grid, block, args, shmem,
+					       stream, &e)) {
+			return e;
+		}
+	}
 	return launch(k, grid, block, args, shmem, cooperative);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 			     void **args, size_t sharedMem, cudaStream_t stream)
 {
-	(void)stream;
-	return launch_func(func, gridDim, blockDim, args, sharedMem, false);
+	return launch_func(func, gridDim, blockDim, args, sharedMem, stream,
+			   false);
 }
 
 cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
 				  dim3 blockDim, void **args, size_t sharedMem,
 				  cudaStream_t stream)
 {
-	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+	return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem,
+				stream ? stream : (cudaStream_t)2);
 }
 
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
 					dim3 blockDim, void **args,
 					size_t sharedMem, cudaStream_t stream)
 {
-	(void)stream;
-	return launch_func(func, gridDim, blockDim, args, sharedMem, true);
+	return launch_func(func, gridDim, blockDim, args, sharedMem, stream,
+			   true);
 }
 
 /* Whether the attributes of a cudaLaunchKernelEx call ask for a
@@ -329,7 +360,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 	if (!config)
 		return fail(cudaErrorInvalidValue);
 	return launch_func(func, config->gridDim, config->blockDim, args,
-			   config->dynamicSmemBytes, wants_cooperative(config));
+			   config->dynamicSmemBytes, config->stream,
+			   wants_cooperative(config));
 }
 
 /* ---- kernel attributes and occupancy ---- */

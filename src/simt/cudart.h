@@ -30,6 +30,8 @@ typedef enum cudaError {
 	cudaErrorUnsupportedLimit = 215,
 	cudaErrorInvalidPtx = 218,
 	cudaErrorInvalidResourceHandle = 400,
+	cudaErrorIllegalState = 401,
+	cudaErrorLossyQuery = 402,
 	cudaErrorSymbolNotFound = 500,
 	cudaErrorNotReady = 600,
 	cudaErrorIllegalAddress = 700,
@@ -46,6 +48,16 @@ typedef enum cudaError {
 	cudaErrorCooperativeLaunchTooLarge = 720,
 	cudaErrorNotPermitted = 800,
 	cudaErrorNotSupported = 801,
+	cudaErrorStreamCaptureUnsupported = 900,
+	cudaErrorStreamCaptureInvalidated = 901,
+	cudaErrorStreamCaptureMerge = 902,
+	cudaErrorStreamCaptureUnmatched = 903,
+	cudaErrorStreamCaptureUnjoined = 904,
+	cudaErrorStreamCaptureIsolation = 905,
+	cudaErrorStreamCaptureImplicit = 906,
+	cudaErrorCapturedEvent = 907,
+	cudaErrorStreamCaptureWrongThread = 908,
+	cudaErrorGraphExecUpdateFailure = 910,
 	cudaErrorUnknown = 999,
 } cudaError_t;
 
@@ -327,6 +339,137 @@ typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status,
 				     void *userData);
 
+/* ---- graphs and stream capture ---- */
+
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct cudaArray *cudaArray_t;
+
+#define cudaStreamNonBlocking 0x01
+#define cudaEventWaitExternal 0x01
+#define cudaStreamAddCaptureDependencies 0x0
+#define cudaStreamSetCaptureDependencies 0x1
+
+enum cudaStreamCaptureStatus {
+	cudaStreamCaptureStatusNone = 0,
+	cudaStreamCaptureStatusActive = 1,
+	cudaStreamCaptureStatusInvalidated = 2,
+};
+
+enum cudaStreamCaptureMode {
+	cudaStreamCaptureModeGlobal = 0,
+	cudaStreamCaptureModeThreadLocal = 1,
+	cudaStreamCaptureModeRelaxed = 2,
+};
+
+enum cudaGraphNodeType {
+	cudaGraphNodeTypeKernel = 0x00,
+	cudaGraphNodeTypeMemcpy = 0x01,
+	cudaGraphNodeTypeMemset = 0x02,
+	cudaGraphNodeTypeHost = 0x03,
+	cudaGraphNodeTypeGraph = 0x04,
+	cudaGraphNodeTypeEmpty = 0x05,
+	cudaGraphNodeTypeWaitEvent = 0x06,
+	cudaGraphNodeTypeEventRecord = 0x07,
+};
+
+enum cudaGraphExecUpdateResult {
+	cudaGraphExecUpdateSuccess = 0x0,
+	cudaGraphExecUpdateError = 0x1,
+	cudaGraphExecUpdateErrorTopologyChanged = 0x2,
+	cudaGraphExecUpdateErrorNodeTypeChanged = 0x3,
+	cudaGraphExecUpdateErrorFunctionChanged = 0x4,
+	cudaGraphExecUpdateErrorParametersChanged = 0x5,
+	cudaGraphExecUpdateErrorNotSupported = 0x6,
+};
+
+typedef enum cudaGraphInstantiateResult {
+	cudaGraphInstantiateSuccess = 0,
+	cudaGraphInstantiateError = 1,
+	cudaGraphInstantiateInvalidStructure = 2,
+} cudaGraphInstantiateResult;
+
+struct cudaPos {
+	size_t x, y, z;
+};
+
+struct cudaPitchedPtr {
+	void *ptr;
+	size_t pitch;
+	size_t xsize;
+	size_t ysize;
+};
+
+struct cudaExtent {
+	size_t width, height, depth;
+};
+
+struct cudaMemcpy3DParms {
+	cudaArray_t srcArray;
+	struct cudaPos srcPos;
+	struct cudaPitchedPtr srcPtr;
+	cudaArray_t dstArray;
+	struct cudaPos dstPos;
+	struct cudaPitchedPtr dstPtr;
+	struct cudaExtent extent;
+	enum cudaMemcpyKind kind;
+};
+
+struct cudaKernelNodeParams {
+	void *func;
+	dim3 gridDim;
+	dim3 blockDim;
+	unsigned int sharedMemBytes;
+	void **kernelParams;
+	void **extra;
+};
+
+struct cudaMemsetParams {
+	void *dst;
+	size_t pitch;
+	unsigned int value;
+	unsigned int elementSize;
+	size_t width;
+	size_t height;
+};
+
+struct cudaHostNodeParams {
+	cudaHostFn_t fn;
+	void *userData;
+};
+
+typedef struct cudaGraphEdgeData_st {
+	unsigned char from_port;
+	unsigned char to_port;
+	unsigned char type;
+	unsigned char reserved[5];
+} cudaGraphEdgeData;
+
+typedef struct cudaGraphInstantiateParams_st {
+	unsigned long long flags;
+	cudaStream_t uploadStream;
+	cudaGraphNode_t errNode_out;
+	cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
+typedef struct cudaGraphExecUpdateResultInfo_st {
+	enum cudaGraphExecUpdateResult result;
+	cudaGraphNode_t errorNode;
+	cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+
+_Static_assert(sizeof(struct cudaKernelNodeParams) == 56,
+	       "cudaKernelNodeParams must match the CUDA 13 layout");
+_Static_assert(sizeof(struct cudaMemsetParams) == 40,
+	       "cudaMemsetParams must match the CUDA 13 layout");
+_Static_assert(sizeof(struct cudaMemcpy3DParms) == 160,
+	       "cudaMemcpy3DParms must match the CUDA 13 layout");
+_Static_assert(sizeof(cudaGraphInstantiateParams) == 32,
+	       "cudaGraphInstantiateParams must match the CUDA 13 layout");
+_Static_assert(sizeof(cudaGraphExecUpdateResultInfo) == 24,
+	       "cudaGraphExecUpdateResultInfo must match the CUDA 13 layout");
+
 /* Host ABI that nvcc-generated code calls. */
 void **__cudaRegisterFatBinary(void *fatCubin);
 void __cudaRegisterFatBinaryEnd(void **handle);
@@ -499,6 +642,165 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
 				const void *func, void **args);
 
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
+				   enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+					  cudaGraph_t graph,
+					  const cudaGraphNode_t *dependencies,
+					  const cudaGraphEdgeData *dependencyData,
+					  size_t numDependencies,
+					  enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+				  enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+				     enum cudaStreamCaptureStatus *captureStatus_out,
+				     unsigned long long *id_out,
+				     cudaGraph_t *graph_out,
+				     const cudaGraphNode_t **dependencies_out,
+				     const cudaGraphEdgeData **edgeData_out,
+				     size_t *numDependencies_out);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+						cudaGraphNode_t *dependencies,
+						const cudaGraphEdgeData *dependencyData,
+						size_t numDependencies,
+						unsigned int flags);
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+					 struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemcpy3DParms *pCopyParams);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
+				     cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     size_t numDependencies, void *dst,
+				     const void *src, size_t count,
+				     enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode,
+					   cudaGraph_t graph,
+					   const cudaGraphNode_t *pDependencies,
+					   size_t numDependencies,
+					   const void *symbol, const void *src,
+					   size_t count, size_t offset,
+					   enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+					     cudaGraph_t graph,
+					     const cudaGraphNode_t *pDependencies,
+					     size_t numDependencies, void *dst,
+					     const void *symbol, size_t count,
+					     size_t offset,
+					     enum cudaMemcpyKind kind);
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+					 struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst,
+					   const void *src, size_t count,
+					   enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemsetParams *pMemsetParams);
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
+					 struct cudaMemsetParams *pNodeParams);
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaMemsetParams *pNodeParams);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode,
+				 cudaGraph_t graph,
+				 const cudaGraphNode_t *pDependencies,
+				 size_t numDependencies,
+				 const struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
+				       struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+				       const struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
+				       cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies,
+				       cudaGraph_t childGraph);
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node,
+					    cudaGraph_t *pGraph);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode,
+				  cudaGraph_t graph,
+				  const cudaGraphNode_t *pDependencies,
+				  size_t numDependencies);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node,
+				 enum cudaGraphNodeType *pType);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
+			      size_t *numNodes);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
+				  cudaGraphNode_t *pRootNodes,
+				  size_t *pNumRootNodes);
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
+			      cudaGraphNode_t *to, cudaGraphEdgeData *edgeData,
+			      size_t *numEdges);
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+					 cudaGraphNode_t *pDependencies,
+					 cudaGraphEdgeData *edgeData,
+					 size_t *pNumDependencies);
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+					   cudaGraphNode_t *pDependentNodes,
+					   cudaGraphEdgeData *edgeData,
+					   size_t *pNumDependentNodes);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+				     const cudaGraphNode_t *from,
+				     const cudaGraphNode_t *to,
+				     const cudaGraphEdgeData *edgeData,
+				     size_t numDependencies);
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+					const cudaGraphNode_t *from,
+					const cudaGraphNode_t *to,
+					const cudaGraphEdgeData *edgeData,
+					size_t numDependencies);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				 unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+					  cudaGraph_t graph,
+					  unsigned long long flags);
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+					   cudaGraph_t graph,
+					   cudaGraphInstantiateParams *instantiateParams);
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
+				  unsigned long long *flags);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaMemcpy3DParms *pNodeParams);
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
+					       cudaGraphNode_t node, void *dst,
+					       const void *src, size_t count,
+					       enum cudaMemcpyKind kind);
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaMemsetParams *pNodeParams);
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
+					   cudaGraphNode_t node,
+					   const struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+				cudaGraphExecUpdateResultInfo *resultInfo);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+
 /* The same calls as compiled with --default-stream per-thread. */
 cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum
                             cudaMemcpyKind kind);
@@ -558,5 +860,33 @@ cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                      unsigned flags);
+cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
+					enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream,
+					       cudaGraph_t graph,
+					       const cudaGraphNode_t *dependencies,
+					       const cudaGraphEdgeData *dependencyData,
+					       size_t numDependencies,
+					       enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
+				       enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+					  enum cudaStreamCaptureStatus *captureStatus_out,
+					  unsigned long long *id_out,
+					  cudaGraph_t *graph_out,
+					  const cudaGraphNode_t **dependencies_out,
+					  const cudaGraphEdgeData **edgeData_out,
+					  size_t *numDependencies_out);
+cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t stream,
+						     cudaGraphNode_t *dependencies,
+						     const cudaGraphEdgeData *dependencyData,
+						     size_t numDependencies,
+						     unsigned int flags);
+cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
+						cudaGraph_t graph,
+						cudaGraphInstantiateParams *instantiateParams);
+cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
 
 #endif

@@ -18,6 +18,16 @@ static cudaError_t fail(cudaError_t e)
 	return simt_set_error(e);
 }
 
+/* Returns from a potentially unsafe call refused by a capture in progress;
+ * `legacy`: the call also uses the legacy stream. */
+#define UNSAFE(legacy) \
+	do { \
+		cudaError_t u_; \
+		if (simt_capture_live && \
+		    (u_ = simt_capture_unsafe(legacy)) != cudaSuccess) \
+			return u_; \
+	} while (0)
+
 static bool device_range(const void *p, size_t n)
 {
 	return simt_mem_find((uint64_t)(uintptr_t)p, n ? n : 1) != NULL;
@@ -25,9 +35,13 @@ static bool device_range(const void *p, size_t n)
 
 /* ---- allocation ---- */
 
-static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags)
+/* `sync`: a call a capture may forbid (not a stream-ordered one). */
+static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
+			 bool sync)
 {
 	ENTER();
+	if (sync)
+		UNSAFE(false);
 	if (!ptr)
 		return fail(cudaErrorInvalidValue);
 	if (size == 0) {
@@ -42,28 +56,31 @@ static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags)
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-	return alloc(devPtr, size, MEM_DEVICE, 0);
+	return alloc(devPtr, size, MEM_DEVICE, 0, true);
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 {
-	return alloc(devPtr, size, MEM_MANAGED, flags);
+	return alloc(devPtr, size, MEM_MANAGED, flags, true);
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-	return alloc(ptr, size, MEM_HOST, 0);
+	return alloc(ptr, size, MEM_HOST, 0, true);
 }
 
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags)
 {
-	return alloc(ptr, size, MEM_HOST, flags);
+	return alloc(ptr, size, MEM_HOST, flags, true);
 }
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
-	(void)stream;
-	return alloc(devPtr, size, MEM_DEVICE, 0);
+	cudaError_t e;
+
+	if (simt_capture_live && simt_capture_refuse(stream, &e))
+		return e;
+	return alloc(devPtr, size, MEM_DEVICE, 0, false);
 }
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
@@ -74,17 +91,19 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 
 	if (!pitch)
 		return fail(cudaErrorInvalidValue);
-	e = alloc(devPtr, p * height, MEM_DEVICE, 0);
+	e = alloc(devPtr, p * height, MEM_DEVICE, 0, true);
 	if (e == cudaSuccess)
 		*pitch = p;
 	return e;
 }
 
-static cudaError_t release(void *p, int kind)
+static cudaError_t release(void *p, int kind, bool sync)
 {
 	int rc;
 
 	ENTER();
+	if (sync)
+		UNSAFE(false);
 	if (!p)
 		return cudaSuccess;
 	simt_lock();
@@ -95,18 +114,21 @@ static cudaError_t release(void *p, int kind)
 
 cudaError_t cudaFree(void *devPtr)
 {
-	return release(devPtr, MEM_DEVICE);
+	return release(devPtr, MEM_DEVICE, true);
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
-	(void)stream;
-	return release(devPtr, MEM_DEVICE);
+	cudaError_t e;
+
+	if (simt_capture_live && simt_capture_refuse(stream, &e))
+		return e;
+	return release(devPtr, MEM_DEVICE, false);
 }
 
 cudaError_t cudaFreeHost(void *ptr)
 {
-	return release(ptr, MEM_HOST);
+	return release(ptr, MEM_HOST, true);
 }
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned flags)
@@ -274,12 +296,11 @@ static cudaError_t check_copy(void *dst, const void *src, size_t dsz,
 	return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
-		       enum cudaMemcpyKind kind)
+static cudaError_t copy1d(void *dst, const void *src, size_t count,
+			  enum cudaMemcpyKind kind)
 {
 	cudaError_t e;
 
-	ENTER();
 	if (count == 0)
 		return (int)kind >= 0 && kind <= cudaMemcpyDefault
 			? cudaSuccess : fail(cudaErrorInvalidMemcpyDirection);
@@ -291,11 +312,24 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+		       enum cudaMemcpyKind kind)
+{
+	ENTER();
+	UNSAFE(true);
+	return copy1d(dst, src, count, kind);
+}
+
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 			    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemcpy(dst, src, count, kind);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live && simt_capture_copy(dst, count, src, count, count,
+						   1, kind, stream, &e))
+		return e;
+	return copy1d(dst, src, count, kind);
 }
 
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
@@ -306,14 +340,13 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 	return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
-			 size_t spitch, size_t width, size_t height,
-			 enum cudaMemcpyKind kind)
+cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
+			size_t spitch, size_t width, size_t height,
+			enum cudaMemcpyKind kind)
 {
 	cudaError_t e;
 	size_t r;
 
-	ENTER();
 	if (width > dpitch || width > spitch)
 		return fail(cudaErrorInvalidPitchValue);
 	if (width == 0 || height == 0)
@@ -328,17 +361,31 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 enum cudaMemcpyKind kind)
+{
+	ENTER();
+	UNSAFE(true);
+	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind);
+}
+
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
 			      size_t spitch, size_t width, size_t height,
 			      enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live && simt_capture_copy(dst, dpitch, src, spitch,
+						   width, height, kind, stream,
+						   &e))
+		return e;
+	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind);
 }
 
-cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+static cudaError_t set1d(void *devPtr, int value, size_t count)
 {
-	ENTER();
 	if (count == 0)
 		return cudaSuccess;
 	simt_lock();
@@ -351,19 +398,30 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 	return cudaSuccess;
 }
 
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	ENTER();
+	UNSAFE(true);
+	return set1d(devPtr, value, count);
+}
+
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
 			    cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemset(devPtr, value, count);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live && simt_capture_set(devPtr, count, value, count, 1,
+						  stream, &e))
+		return e;
+	return set1d(devPtr, value, count);
 }
 
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
-			 size_t height)
+cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
+		       size_t height)
 {
 	size_t r;
 
-	ENTER();
 	if (width > pitch)
 		return fail(cudaErrorInvalidPitchValue);
 	if (width == 0 || height == 0)
@@ -379,11 +437,24 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
 	return cudaSuccess;
 }
 
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+			 size_t height)
+{
+	ENTER();
+	UNSAFE(true);
+	return simt_set2d(devPtr, pitch, value, width, height);
+}
+
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
 			      size_t width, size_t height, cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemset2D(devPtr, pitch, value, width, height);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live && simt_capture_set(devPtr, pitch, value, width,
+						  height, stream, &e))
+		return e;
+	return simt_set2d(devPtr, pitch, value, width, height);
 }
 
 /* ---- symbols ---- */
@@ -402,14 +473,13 @@ static uint8_t *symbol_storage(const void *symbol, uint64_t *size)
 	return v->data;
 }
 
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
-			       size_t count, size_t offset,
-			       enum cudaMemcpyKind kind)
+static cudaError_t to_symbol(const void *symbol, const void *src,
+			     size_t count, size_t offset,
+			     enum cudaMemcpyKind kind)
 {
 	uint64_t size;
 	uint8_t *p;
 
-	ENTER();
 	p = symbol_storage(symbol, &size);
 	if (!p)
 		return fail(cudaErrorInvalidSymbol);
@@ -427,13 +497,12 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
 	return cudaSuccess;
 }
 
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
-				 size_t offset, enum cudaMemcpyKind kind)
+static cudaError_t from_symbol(void *dst, const void *symbol, size_t count,
+			       size_t offset, enum cudaMemcpyKind kind)
 {
 	uint64_t size;
 	uint8_t *p;
 
-	ENTER();
 	p = symbol_storage(symbol, &size);
 	if (!p)
 		return fail(cudaErrorInvalidSymbol);
@@ -451,13 +520,55 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
 	return cudaSuccess;
 }
 
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+			       size_t count, size_t offset,
+			       enum cudaMemcpyKind kind)
+{
+	ENTER();
+	UNSAFE(true);
+	return to_symbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+				 size_t offset, enum cudaMemcpyKind kind)
+{
+	ENTER();
+	UNSAFE(true);
+	return from_symbol(dst, symbol, count, offset, kind);
+}
+
+/* A symbol copy issued to a capturing stream is captured as a copy to or
+ * from the variable's storage, checked as the copy itself would be. */
+static bool capture_symbol_copy(void *dst, const void *src, size_t count,
+				size_t offset, bool to, enum cudaMemcpyKind kind,
+				cudaStream_t stream, cudaError_t *err)
+{
+	uint64_t size;
+	uint8_t *p = symbol_storage(to ? dst : src, &size);
+
+	if (!p || offset > size || count > size - offset)
+		return false;
+	if (to)
+		dst = p + offset;
+	else
+		src = p + offset;
+	return simt_capture_copy(dst, count, src, count, count, 1, kind, stream,
+				 err);
+}
+
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
 				    size_t count, size_t offset,
 				    enum cudaMemcpyKind kind,
 				    cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live &&
+	    capture_symbol_copy((void *)symbol, src, count, offset, true, kind,
+				stream, &e))
+		return e;
+	return to_symbol(symbol, src, count, offset, kind);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
@@ -465,8 +576,14 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
 				      enum cudaMemcpyKind kind,
 				      cudaStream_t stream)
 {
-	(void)stream;
-	return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+	cudaError_t e;
+
+	ENTER();
+	if (simt_capture_live &&
+	    capture_symbol_copy(dst, symbol, count, offset, false, kind,
+				stream, &e))
+		return e;
+	return from_symbol(dst, symbol, count, offset, kind);
 }
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)

@@ -21,6 +21,7 @@ struct CUstream_st {
 	uint32_t magic;
 	unsigned flags;
 	int priority;
+	struct simt_stream_capture *capture;
 };
 
 struct CUevent_st {
@@ -29,6 +30,7 @@ struct CUevent_st {
 	unsigned flags;
 	bool recorded;
 	double t;
+	struct simt_event_capture *capture;
 };
 
 static struct live live_head = {&live_head, &live_head};
@@ -310,6 +312,8 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 cudaError_t cudaDeviceSynchronize(void)
 {
 	ENTER();
+	if (simt_capture_live)
+		return simt_capture_sync(NULL, true);
 	return cudaSuccess;
 }
 
@@ -451,6 +455,33 @@ static bool stream_ok(cudaStream_t s)
 	return v <= 2 || s->magic == STREAM_MAGIC;
 }
 
+bool simt_stream_valid(cudaStream_t s)
+{
+	return stream_ok(s);
+}
+
+/* The per-thread default stream's capture state is the thread's own. */
+static _Thread_local struct simt_stream_capture *per_thread_capture;
+
+struct simt_stream_capture **simt_stream_capture_slot(cudaStream_t s,
+						      bool *blocking)
+{
+	uintptr_t v = (uintptr_t)s;
+
+	*blocking = true;
+	if (v <= 1)
+		return NULL;
+	if (v == 2)
+		return &per_thread_capture;
+	*blocking = !(s->flags & cudaStreamNonBlocking);
+	return &s->capture;
+}
+
+struct simt_event_capture **simt_event_capture_slot(cudaEvent_t e)
+{
+	return &e->capture;
+}
+
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned flags,
 					 int priority)
 {
@@ -483,6 +514,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 	ENTER();
 	if ((uintptr_t)stream <= 2 || stream->magic != STREAM_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
+	simt_capture_stream_gone(&stream->capture);
 	stream->magic = 0;
 	live_remove(&stream->link);
 	free(stream);
@@ -492,7 +524,11 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
 	ENTER();
-	return stream_ok(stream) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+	if (!stream_ok(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	if (simt_capture_live)
+		return simt_capture_sync(stream, false);
+	return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
@@ -503,10 +539,13 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 				unsigned flags)
 {
-	(void)flags;
+	cudaError_t e;
+
 	ENTER();
 	if (!stream_ok(stream) || !event || event->magic != EVENT_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
+	if (simt_capture_event_wait(stream, event, flags, &e))
+		return e;
 	return cudaSuccess;
 }
 
@@ -530,10 +569,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags)
 {
+	cudaError_t e;
+
 	(void)flags;
 	ENTER();
 	if (!callback || !stream_ok(stream))
 		return fail(cudaErrorInvalidValue);
+	if (simt_capture_live && simt_capture_refuse(stream, &e))
+		return e;
 	callback(stream, cudaSuccess, userData);
 	return cudaSuccess;
 }
@@ -541,9 +584,13 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
 			       void *userData)
 {
+	cudaError_t e;
+
 	ENTER();
 	if (!fn || !stream_ok(stream))
 		return fail(cudaErrorInvalidValue);
+	if (simt_capture_live && simt_capture_host(fn, userData, stream, &e))
+		return e;
 	fn(userData);
 	return cudaSuccess;
 }
@@ -573,6 +620,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 	ENTER();
 	if (!event || event->magic != EVENT_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
+	simt_capture_event_gone(&event->capture);
 	event->magic = 0;
 	live_remove(&event->link);
 	free(event);
@@ -581,9 +629,13 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+	cudaError_t e;
+
 	ENTER();
 	if (!event || event->magic != EVENT_MAGIC || !stream_ok(stream))
 		return fail(cudaErrorInvalidResourceHandle);
+	if (simt_capture_event_record(event, stream, &e))
+		return e;
 	event->recorded = true;
 	event->t = simt_now();
 	return cudaSuccess;
@@ -601,6 +653,8 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 	ENTER();
 	if (!event || event->magic != EVENT_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
+	if (simt_capture_live || event->capture)
+		return simt_capture_event_use(event);
 	return cudaSuccess;
 }
 

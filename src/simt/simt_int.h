@@ -411,6 +411,18 @@ void simt_init(void);
 struct simt_kernel *simt_kernel_of(const void *host_fun);
 struct simt_symbol *simt_symbol_of(const void *host_var);
 
+/* Capture state of a stream and the dependencies an event carries
+ * into a capture; graph.c owns both, runtime.c keeps a slot for each. */
+struct simt_stream_capture;
+struct simt_event_capture;
+/* The capture slot of stream s, or NULL for the legacy stream (handles 0
+ * and 1); *blocking tells whether s synchronises with the legacy stream.
+ * s must be a valid handle. */
+struct simt_stream_capture **simt_stream_capture_slot(cudaStream_t s,
+						      bool *blocking);
+struct simt_event_capture **simt_event_capture_slot(cudaEvent_t e);
+bool simt_stream_valid(cudaStream_t s);
+
 extern size_t simt_stack_limit;
 extern size_t simt_printf_fifo;
 extern size_t simt_heap_limit;
@@ -440,6 +452,60 @@ const char *simt_demangle(const char *mangled, char *buf, size_t n);
 /* abi.c: blocks of `f` resident per multiprocessor with `block` threads
  * and `dyn` bytes of dynamic shared memory (the occupancy API's figure). */
 int simt_occupancy(const struct simt_func *f, int block, size_t dyn);
+
+/* Whether kernel k can run: cudaSuccess, or the error a launch of it
+ * returns (with the same one-time message) (abi.c). */
+cudaError_t simt_kernel_usable(struct simt_kernel *k);
+
+/* ---- graphs and stream capture (graph.c) ---- */
+
+/* Number of capture sequences in progress; every hook below is called
+ * only while it is non-zero, so code outside a capture pays one load. */
+extern _Atomic int simt_capture_live;
+
+/* Hooks of the stream-ordered calls.  Each returns true when the call was
+ * taken over (recorded into a capture, or refused because of one) with
+ * its result in *err, false when the call should run as usual. */
+bool simt_capture_kernel(struct simt_kernel *k, dim3 grid, dim3 block,
+			 void **args, size_t shmem, cudaStream_t s,
+			 cudaError_t *err);
+bool simt_capture_copy(void *dst, size_t dpitch, const void *src,
+		       size_t spitch, size_t width, size_t height,
+		       enum cudaMemcpyKind kind, cudaStream_t s,
+		       cudaError_t *err);
+bool simt_capture_set(void *dst, size_t pitch, int value, size_t width,
+		      size_t height, cudaStream_t s, cudaError_t *err);
+bool simt_capture_host(cudaHostFn_t fn, void *data, cudaStream_t s,
+		       cudaError_t *err);
+/* Calls that cannot be captured at all (stream callbacks, stream-ordered
+ * allocation): refused on a capturing stream. */
+bool simt_capture_refuse(cudaStream_t s, cudaError_t *err);
+bool simt_capture_event_record(cudaEvent_t e, cudaStream_t s,
+			       cudaError_t *err);
+bool simt_capture_event_wait(cudaStream_t s, cudaEvent_t e, unsigned flags,
+			     cudaError_t *err);
+/* Checks of calls a capture forbids; each returns cudaSuccess, or the
+ * error (already recorded as the last error) after invalidating the
+ * captures concerned.  simt_capture_unsafe: a potentially unsafe call
+ * (synchronous copies, allocation); `legacy` when it also uses the legacy
+ * stream.  simt_capture_sync: synchronising or querying stream s, or the
+ * whole device when `device`.  simt_capture_event_use: synchronising or
+ * querying event e (one recorded in a capture, or any while a capture
+ * forbids potentially unsafe calls). */
+cudaError_t simt_capture_unsafe(bool legacy);
+cudaError_t simt_capture_sync(cudaStream_t s, bool device);
+cudaError_t simt_capture_event_use(cudaEvent_t e);
+/* Frees what a destroyed stream or event carried. */
+void simt_capture_stream_gone(struct simt_stream_capture **slot);
+void simt_capture_event_gone(struct simt_event_capture **slot);
+
+/* memapi.c: copies and sets as the runtime calls do them (range checks,
+ * no capture handling, no sticky check); used by graph nodes. */
+cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
+			size_t spitch, size_t width, size_t height,
+			enum cudaMemcpyKind kind);
+cudaError_t simt_set2d(void *dst, size_t pitch, int value, size_t width,
+		       size_t height);
 
 /* ---- counters (counters.c) ---- */
 

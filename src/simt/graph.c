@@ -1,0 +1,2179 @@
+/* CUDA graphs and stream capture.  A graph is a list of nodes, each with
+ * the nodes it depends on; an executable graph is a private copy of one,
+ * with its nodes put in a dependency order once, at instantiation.  simt
+ * runs everything synchronously, so launching an executable graph runs
+ * its nodes one after another in that order, and a capture records the
+ * operations issued to its streams as nodes instead of running them, with
+ * the dependencies the streams and events imply. */
+#include "simt_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GRAPH_MAGIC 0x47525048u
+#define NODE_MAGIC 0x4e4f4445u
+#define EXEC_MAGIC 0x47455843u
+
+/* Values of the `extra` launch argument array (the driver API's). */
+#define LAUNCH_PARAM_END ((void *)0)
+#define LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+struct kernel_node {
+	struct simt_kernel *k;
+	void *func;
+	dim3 grid, block;
+	unsigned shmem;
+	uint8_t *buf;    /* the arguments, packed as the kernel lays them out */
+	void **argv;     /* a pointer into buf for each parameter */
+};
+
+/* A copy of depth slices of height rows of width bytes. */
+struct copy_node {
+	char *dst;
+	const char *src;
+	size_t dpitch, dslice, spitch, sslice;
+	size_t width, height, depth;
+	enum cudaMemcpyKind kind;
+	struct cudaMemcpy3DParms p3;  /* as given, for GetParams */
+};
+
+struct node_list {
+	struct CUgraphNode_st **v;
+	size_t n, cap;
+};
+
+struct CUgraphNode_st {
+	uint32_t magic;
+	enum cudaGraphNodeType type;
+	struct CUgraph_st *graph;
+	size_t index;              /* position in graph->nodes */
+	struct node_list deps;     /* the nodes this one waits for */
+	union {
+		struct kernel_node kernel;
+		struct copy_node copy;
+		struct cudaMemsetParams set;
+		struct cudaHostNodeParams host;
+		struct CUgraph_st *child;
+	} u;
+};
+
+struct CUgraph_st {
+	uint32_t magic;
+	struct node_list nodes;
+	/* Execution order, filled when the graph belongs to an executable
+	 * graph (which never changes its structure afterwards). */
+	struct CUgraphNode_st **order;
+};
+
+struct CUgraphExec_st {
+	uint32_t magic;
+	unsigned long long flags;
+	struct CUgraph_st *snap;
+	/* orig[i]: the node of the instantiated graph that snap's node i
+	 * copies, so the program can name the node it knows. */
+	struct CUgraphNode_st **orig;
+};
+
+struct capture {
+	struct capture *next;
+	unsigned long long id;
+	struct CUgraph_st *graph;
+	size_t first_node;         /* nodes before it belong to the program */
+	bool own_graph;            /* made by the capture, not given to it */
+	struct simt_stream_capture *origin;
+	enum cudaStreamCaptureMode mode;
+	pthread_t thread;
+	bool invalid;
+	struct simt_stream_capture **members;
+	size_t nmembers;
+};
+
+struct simt_stream_capture {
+	struct capture *cap;
+	struct simt_stream_capture **slot;
+	bool blocking;
+	struct node_list deps;     /* what the stream's next node waits for */
+};
+
+struct simt_event_capture {
+	unsigned long long id;     /* the capture it was recorded in */
+	struct node_list deps;
+};
+
+_Atomic int simt_capture_live;
+static struct capture *captures;
+static unsigned long long next_capture_id = 1;
+static _Thread_local enum cudaStreamCaptureMode thread_mode;
+
+static cudaError_t fail(cudaError_t e)
+{
+	return simt_set_error(e);
+}
+
+static cudaError_t enter(void)
+{
+	simt_init();
+	return simt_sticky() != cudaSuccess ? fail(simt_sticky()) : cudaSuccess;
+}
+
+#define ENTER() \
+	do { \
+		cudaError_t e_ = enter(); \
+		if (e_ != cudaSuccess) \
+			return e_; \
+	} while (0)
+
+/* ---- node lists ---- */
+
+static void list_add(struct node_list *l, struct CUgraphNode_st *n)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->v = simt_xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = n;
+}
+
+static bool list_has(const struct node_list *l, const struct CUgraphNode_st *n)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i] == n)
+			return true;
+	return false;
+}
+
+static void list_add_new(struct node_list *l, struct CUgraphNode_st *n)
+{
+	if (!list_has(l, n))
+		list_add(l, n);
+}
+
+static void list_remove(struct node_list *l, const struct CUgraphNode_st *n)
+{
+	size_t i, j;
+
+	for (i = j = 0; i < l->n; i++)
+		if (l->v[i] != n)
+			l->v[j++] = l->v[i];
+	l->n = j;
+}
+
+static void list_copy(struct node_list *to, const struct node_list *from)
+{
+	size_t i;
+
+	to->n = 0;
+	for (i = 0; i < from->n; i++)
+		list_add(to, from->v[i]);
+}
+
+/* ---- handles ---- */
+
+static bool graph_ok(const struct CUgraph_st *g)
+{
+	return g && g->magic == GRAPH_MAGIC;
+}
+
+static bool node_ok(const struct CUgraphNode_st *n)
+{
+	return n && n->magic == NODE_MAGIC;
+}
+
+static bool exec_ok(const struct CUgraphExec_st *x)
+{
+	return x && x->magic == EXEC_MAGIC;
+}
+
+/* ---- node parameters ---- */
+
+static void kernel_free(struct kernel_node *kn)
+{
+	free(kn->buf);
+	free(kn->argv);
+	kn->buf = NULL;
+	kn->argv = NULL;
+}
+
+/* Copies a kernel's arguments, given as an array of pointers to each
+ * (args) or as one packed buffer (extra), into kn.  Returns cudaSuccess or
+ * the error the runtime gives for the kernel or the arguments. */
+static cudaError_t kernel_set(struct kernel_node *kn, struct simt_kernel *k,
+			      void **args, void **extra)
+{
+	const struct simt_func *fn;
+	const void *packed = NULL;
+	size_t packed_size = 0;
+	cudaError_t e;
+	int i;
+
+	e = simt_kernel_usable(k);
+	if (e != cudaSuccess)
+		return e;
+	fn = &k->mod->funcs[k->func];
+	for (i = 0; extra && extra[i] != LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == LAUNCH_PARAM_BUFFER_POINTER)
+			packed = extra[i + 1];
+		else if (extra[i] == LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+			packed_size = *(size_t *)extra[i + 1];
+		else
+			return cudaErrorInvalidValue;
+	}
+	if (fn->nparams && !args && (!packed || packed_size < fn->kparam_size))
+		return cudaErrorInvalidValue;
+	kernel_free(kn);
+	kn->k = k;
+	kn->buf = simt_xcalloc(1, fn->kparam_size ? fn->kparam_size : 1);
+	kn->argv = simt_xcalloc((size_t)fn->nparams + 1, sizeof *kn->argv);
+	for (i = 0; i < fn->nparams; i++) {
+		uint8_t *at = kn->buf + fn->params[i].offset;
+
+		if (args)
+			memcpy(at, args[i], fn->params[i].size);
+		else
+			memcpy(at, (const uint8_t *)packed + fn->params[i].offset,
+			       fn->params[i].size);
+		kn->argv[i] = at;
+	}
+	return cudaSuccess;
+}
+
+static void kernel_dup(struct kernel_node *to, const struct kernel_node *from)
+{
+	const struct simt_func *fn = &from->k->mod->funcs[from->k->func];
+	size_t size = fn->kparam_size ? fn->kparam_size : 1;
+	int i;
+
+	*to = *from;
+	to->buf = simt_xmalloc(size);
+	memcpy(to->buf, from->buf, size);
+	to->argv = simt_xcalloc((size_t)fn->nparams + 1, sizeof *to->argv);
+	for (i = 0; i < fn->nparams; i++)
+		to->argv[i] = to->buf + fn->params[i].offset;
+}
+
+static cudaError_t kernel_params(struct kernel_node *kn,
+				 const struct cudaKernelNodeParams *p)
+{
+	struct simt_kernel *k;
+	cudaError_t e;
+
+	if (!p)
+		return cudaErrorInvalidValue;
+	simt_lock();
+	k = simt_kernel_of(p->func);
+	simt_unlock();
+	e = kernel_set(kn, k, p->kernelParams, p->extra);
+	if (e != cudaSuccess)
+		return e;
+	kn->func = p->func;
+	kn->grid = p->gridDim;
+	kn->block = p->blockDim;
+	kn->shmem = p->sharedMemBytes;
+	return cudaSuccess;
+}
+
+static bool kind_ok(enum cudaMemcpyKind kind)
+{
+	return (int)kind >= 0 && kind <= cudaMemcpyDefault;
+}
+
+/* Linear copies only: a copy naming a CUDA array is not supported. */
+static cudaError_t copy_params(struct copy_node *c,
+			       const struct cudaMemcpy3DParms *p)
+{
+	const struct cudaPitchedPtr *s, *d;
+
+	if (!p)
+		return cudaErrorInvalidValue;
+	if (p->srcArray || p->dstArray)
+		return cudaErrorNotSupported;
+	s = &p->srcPtr;
+	d = &p->dstPtr;
+	if (!kind_ok(p->kind))
+		return cudaErrorInvalidMemcpyDirection;
+	if (!s->ptr || !d->ptr || p->extent.width > s->pitch ||
+	    p->extent.width > d->pitch)
+		return cudaErrorInvalidValue;
+	c->src = (const char *)s->ptr + (p->srcPos.z * s->ysize + p->srcPos.y) *
+		s->pitch + p->srcPos.x;
+	c->dst = (char *)d->ptr + (p->dstPos.z * d->ysize + p->dstPos.y) *
+		d->pitch + p->dstPos.x;
+	c->spitch = s->pitch;
+	c->dpitch = d->pitch;
+	c->sslice = s->pitch * s->ysize;
+	c->dslice = d->pitch * d->ysize;
+	c->width = p->extent.width;
+	c->height = p->extent.height;
+	c->depth = p->extent.depth;
+	c->kind = p->kind;
+	c->p3 = *p;
+	return cudaSuccess;
+}
+
+static void copy_linear(struct copy_node *c, void *dst, size_t dpitch,
+			const void *src, size_t spitch, size_t width,
+			size_t height, enum cudaMemcpyKind kind)
+{
+	memset(c, 0, sizeof *c);
+	c->dst = dst;
+	c->src = src;
+	c->dpitch = dpitch;
+	c->spitch = spitch;
+	c->width = width;
+	c->height = height;
+	c->depth = 1;
+	c->kind = kind;
+	c->p3.srcPtr.ptr = (void *)src;
+	c->p3.srcPtr.pitch = spitch;
+	c->p3.srcPtr.xsize = width;
+	c->p3.srcPtr.ysize = height;
+	c->p3.dstPtr.ptr = dst;
+	c->p3.dstPtr.pitch = dpitch;
+	c->p3.dstPtr.xsize = width;
+	c->p3.dstPtr.ysize = height;
+	c->p3.extent.width = width;
+	c->p3.extent.height = height;
+	c->p3.extent.depth = 1;
+	c->p3.kind = kind;
+}
+
+static cudaError_t set_params(struct cudaMemsetParams *to,
+			      const struct cudaMemsetParams *p)
+{
+	if (!p || !p->dst)
+		return cudaErrorInvalidValue;
+	if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+		return cudaErrorInvalidValue;
+	if (p->height > 1 && p->pitch < p->width * p->elementSize)
+		return cudaErrorInvalidValue;
+	*to = *p;
+	return cudaSuccess;
+}
+
+/* ---- graphs and nodes ---- */
+
+static struct CUgraph_st *graph_new(void)
+{
+	struct CUgraph_st *g = simt_xcalloc(1, sizeof *g);
+
+	g->magic = GRAPH_MAGIC;
+	return g;
+}
+
+static void graph_free(struct CUgraph_st *g);
+
+static void node_free(struct CUgraphNode_st *n)
+{
+	if (n->type == cudaGraphNodeTypeKernel)
+		kernel_free(&n->u.kernel);
+	else if (n->type == cudaGraphNodeTypeGraph)
+		graph_free(n->u.child);
+	free(n->deps.v);
+	n->magic = 0;
+	free(n);
+}
+
+static void graph_free(struct CUgraph_st *g)
+{
+	size_t i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->nodes.n; i++)
+		node_free(g->nodes.v[i]);
+	free(g->nodes.v);
+	free(g->order);
+	g->magic = 0;
+	free(g);
+}
+
+/* Checks the dependency array of a new node of g. */
+static cudaError_t deps_ok(const struct CUgraph_st *g,
+			   const cudaGraphNode_t *deps, size_t n)
+{
+	size_t i, j;
+
+	if (n && !deps)
+		return cudaErrorInvalidValue;
+	for (i = 0; i < n; i++) {
+		if (!node_ok(deps[i]) || deps[i]->graph != g)
+			return cudaErrorInvalidValue;
+		for (j = 0; j < i; j++)
+			if (deps[j] == deps[i])
+				return cudaErrorInvalidValue;
+	}
+	return cudaSuccess;
+}
+
+static struct CUgraphNode_st *node_add(struct CUgraph_st *g,
+				       enum cudaGraphNodeType type,
+				       const cudaGraphNode_t *deps, size_t ndeps)
+{
+	struct CUgraphNode_st *n = simt_xcalloc(1, sizeof *n);
+	size_t i;
+
+	n->magic = NODE_MAGIC;
+	n->type = type;
+	n->graph = g;
+	n->index = g->nodes.n;
+	for (i = 0; i < ndeps; i++)
+		list_add(&n->deps, deps[i]);
+	list_add(&g->nodes, n);
+	return n;
+}
+
+static struct CUgraph_st *graph_clone(const struct CUgraph_st *g);
+
+/* Copies node parameters, duplicating what a node owns. */
+static void params_dup(struct CUgraphNode_st *to,
+		       const struct CUgraphNode_st *from)
+{
+	if (from->type == cudaGraphNodeTypeKernel)
+		kernel_dup(&to->u.kernel, &from->u.kernel);
+	else if (from->type == cudaGraphNodeTypeGraph)
+		to->u.child = graph_clone(from->u.child);
+	else
+		to->u = from->u;
+}
+
+static struct CUgraph_st *graph_clone(const struct CUgraph_st *g)
+{
+	struct CUgraph_st *c = graph_new();
+	size_t i, j;
+
+	for (i = 0; i < g->nodes.n; i++)
+		params_dup(node_add(c, g->nodes.v[i]->type, NULL, 0),
+			   g->nodes.v[i]);
+	/* a node may depend on one added after it */
+	for (i = 0; i < g->nodes.n; i++) {
+		const struct CUgraphNode_st *n = g->nodes.v[i];
+
+		for (j = 0; j < n->deps.n; j++)
+			list_add(&c->nodes.v[i]->deps,
+				 c->nodes.v[n->deps.v[j]->index]);
+	}
+	return c;
+}
+
+/* Adds a node of the given type; the caller fills its parameters. */
+static cudaError_t add_node(cudaGraphNode_t *out, cudaGraph_t g,
+			    const cudaGraphNode_t *deps, size_t ndeps,
+			    enum cudaGraphNodeType type,
+			    struct CUgraphNode_st **n)
+{
+	cudaError_t e;
+
+	if (!out || !graph_ok(g))
+		return cudaErrorInvalidValue;
+	e = deps_ok(g, deps, ndeps);
+	if (e != cudaSuccess)
+		return e;
+	*n = node_add(g, type, deps, ndeps);
+	*out = *n;
+	return cudaSuccess;
+}
+
+static void drop_last(cudaGraph_t g)
+{
+	node_free(g->nodes.v[--g->nodes.n]);
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
+{
+	ENTER();
+	if (!pGraph || flags)
+		return fail(cudaErrorInvalidValue);
+	*pGraph = graph_new();
+	return cudaSuccess;
+}
+
+static bool graph_capturing(const struct CUgraph_st *g)
+{
+	const struct capture *c;
+
+	for (c = captures; c; c = c->next)
+		if (c->graph == g)
+			return true;
+	return false;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+	if (!graph_ok(graph))
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	if (graph_capturing(graph)) {
+		simt_unlock();
+		return fail(cudaErrorIllegalState);
+	}
+	graph_free(graph);
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
+{
+	ENTER();
+	if (!pGraphClone || !graph_ok(originalGraph))
+		return fail(cudaErrorInvalidValue);
+	*pGraphClone = graph_clone(originalGraph);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaKernelNodeParams *pNodeParams)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	if (!pNodeParams)
+		return fail(cudaErrorInvalidValue);
+	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+		     cudaGraphNodeTypeKernel, &n);
+	if (e == cudaSuccess) {
+		e = kernel_params(&n->u.kernel, pNodeParams);
+		if (e != cudaSuccess)
+			drop_last(graph);
+	}
+	return e == cudaSuccess ? e : fail(e);
+}
+
+static cudaError_t node_of_type(cudaGraphNode_t node,
+				enum cudaGraphNodeType type)
+{
+	if (!node_ok(node))
+		return cudaErrorInvalidValue;
+	return node->type == type ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static void kernel_get(const struct kernel_node *kn,
+		       struct cudaKernelNodeParams *p)
+{
+	p->func = kn->func;
+	p->gridDim = kn->grid;
+	p->blockDim = kn->block;
+	p->sharedMemBytes = kn->shmem;
+	p->kernelParams = kn->argv;
+	p->extra = NULL;
+}
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+					 struct cudaKernelNodeParams *pNodeParams)
+{
+	cudaError_t e = node_of_type(node, cudaGraphNodeTypeKernel);
+
+	if (e != cudaSuccess || !pNodeParams)
+		return fail(cudaErrorInvalidValue);
+	kernel_get(&node->u.kernel, pNodeParams);
+	return cudaSuccess;
+}
+
+/* Replaces a kernel node's parameters; the node keeps its old ones when
+ * the new ones are refused.  The arguments may point into the node's own
+ * buffer (as GetParams hands them out), so they are copied first. */
+static cudaError_t kernel_replace(struct kernel_node *kn,
+				  const struct cudaKernelNodeParams *p)
+{
+	struct kernel_node fresh;
+	cudaError_t e;
+
+	if (!p)
+		return cudaErrorInvalidValue;
+	memset(&fresh, 0, sizeof fresh);
+	e = kernel_params(&fresh, p);
+	if (e != cudaSuccess)
+		return e;
+	kernel_free(kn);
+	*kn = fresh;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaKernelNodeParams *pNodeParams)
+{
+	cudaError_t e = node_of_type(node, cudaGraphNodeTypeKernel);
+
+	if (e == cudaSuccess)
+		e = kernel_replace(&node->u.kernel, pNodeParams);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemcpy3DParms *pCopyParams)
+{
+	struct copy_node c;
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	e = copy_params(&c, pCopyParams);
+	if (e == cudaSuccess)
+		e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+			     cudaGraphNodeTypeMemcpy, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	n->u.copy = c;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
+				     cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     size_t numDependencies, void *dst,
+				     const void *src, size_t count,
+				     enum cudaMemcpyKind kind)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	if (!kind_ok(kind))
+		return fail(cudaErrorInvalidMemcpyDirection);
+	if (!dst || !src)
+		return fail(cudaErrorInvalidValue);
+	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+		     cudaGraphNodeTypeMemcpy, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	return cudaSuccess;
+}
+
+/* The storage of a __device__/__constant__ variable, with offset..count
+ * inside it, or NULL. */
+static void *symbol_at(const void *symbol, size_t offset, size_t count)
+{
+	struct simt_symbol *sym;
+	struct simt_var *v;
+
+	simt_lock();
+	sym = simt_symbol_of(symbol);
+	simt_unlock();
+	if (!sym || !sym->mod || sym->var < 0)
+		return NULL;
+	v = &sym->mod->vars[sym->var];
+	if (offset > v->size || count > v->size - offset)
+		return NULL;
+	return v->data + offset;
+}
+
+static cudaError_t add_symbol_copy(cudaGraphNode_t *out, cudaGraph_t g,
+				   const cudaGraphNode_t *deps, size_t ndeps,
+				   void *dst, const void *src, size_t count,
+				   enum cudaMemcpyKind kind)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	if (!dst || !src)
+		return fail(cudaErrorInvalidSymbol);
+	if (!kind_ok(kind))
+		return fail(cudaErrorInvalidMemcpyDirection);
+	e = add_node(out, g, deps, ndeps, cudaGraphNodeTypeMemcpy, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode,
+					   cudaGraph_t graph,
+					   const cudaGraphNode_t *pDependencies,
+					   size_t numDependencies,
+					   const void *symbol, const void *src,
+					   size_t count, size_t offset,
+					   enum cudaMemcpyKind kind)
+{
+	ENTER();
+	return add_symbol_copy(pGraphNode, graph, pDependencies,
+			       numDependencies, symbol_at(symbol, offset, count),
+			       src, count, kind);
+}
+
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode,
+					     cudaGraph_t graph,
+					     const cudaGraphNode_t *pDependencies,
+					     size_t numDependencies, void *dst,
+					     const void *symbol, size_t count,
+					     size_t offset,
+					     enum cudaMemcpyKind kind)
+{
+	ENTER();
+	return add_symbol_copy(pGraphNode, graph, pDependencies,
+			       numDependencies, dst,
+			       symbol_at(symbol, offset, count), count, kind);
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
+					 struct cudaMemcpy3DParms *pNodeParams)
+{
+	if (node_of_type(node, cudaGraphNodeTypeMemcpy) != cudaSuccess ||
+	    !pNodeParams)
+		return fail(cudaErrorInvalidValue);
+	*pNodeParams = node->u.copy.p3;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaMemcpy3DParms *pNodeParams)
+{
+	struct copy_node c;
+	cudaError_t e = node_of_type(node, cudaGraphNodeTypeMemcpy);
+
+	if (e == cudaSuccess)
+		e = copy_params(&c, pNodeParams);
+	if (e != cudaSuccess)
+		return fail(e);
+	node->u.copy = c;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst,
+					   const void *src, size_t count,
+					   enum cudaMemcpyKind kind)
+{
+	if (node_of_type(node, cudaGraphNodeTypeMemcpy) != cudaSuccess ||
+	    !dst || !src)
+		return fail(cudaErrorInvalidValue);
+	if (!kind_ok(kind))
+		return fail(cudaErrorInvalidMemcpyDirection);
+	copy_linear(&node->u.copy, dst, count, src, count, count, 1, kind);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode,
+				   cudaGraph_t graph,
+				   const cudaGraphNode_t *pDependencies,
+				   size_t numDependencies,
+				   const struct cudaMemsetParams *pMemsetParams)
+{
+	struct cudaMemsetParams p;
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	e = set_params(&p, pMemsetParams);
+	if (e == cudaSuccess)
+		e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+			     cudaGraphNodeTypeMemset, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	n->u.set = p;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
+					 struct cudaMemsetParams *pNodeParams)
+{
+	if (node_of_type(node, cudaGraphNodeTypeMemset) != cudaSuccess ||
+	    !pNodeParams)
+		return fail(cudaErrorInvalidValue);
+	*pNodeParams = node->u.set;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+					 const struct cudaMemsetParams *pNodeParams)
+{
+	cudaError_t e = node_of_type(node, cudaGraphNodeTypeMemset);
+
+	if (e == cudaSuccess)
+		e = set_params(&node->u.set, pNodeParams);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode,
+				 cudaGraph_t graph,
+				 const cudaGraphNode_t *pDependencies,
+				 size_t numDependencies,
+				 const struct cudaHostNodeParams *pNodeParams)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	if (!pNodeParams || !pNodeParams->fn)
+		return fail(cudaErrorInvalidValue);
+	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+		     cudaGraphNodeTypeHost, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	n->u.host = *pNodeParams;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
+				       struct cudaHostNodeParams *pNodeParams)
+{
+	if (node_of_type(node, cudaGraphNodeTypeHost) != cudaSuccess ||
+	    !pNodeParams)
+		return fail(cudaErrorInvalidValue);
+	*pNodeParams = node->u.host;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+				       const struct cudaHostNodeParams *pNodeParams)
+{
+	if (node_of_type(node, cudaGraphNodeTypeHost) != cudaSuccess ||
+	    !pNodeParams || !pNodeParams->fn)
+		return fail(cudaErrorInvalidValue);
+	node->u.host = *pNodeParams;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
+				       cudaGraph_t graph,
+				       const cudaGraphNode_t *pDependencies,
+				       size_t numDependencies,
+				       cudaGraph_t childGraph)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	if (!graph_ok(childGraph) || childGraph == graph)
+		return fail(cudaErrorInvalidValue);
+	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+		     cudaGraphNodeTypeGraph, &n);
+	if (e != cudaSuccess)
+		return fail(e);
+	n->u.child = graph_clone(childGraph);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node,
+					    cudaGraph_t *pGraph)
+{
+	if (node_of_type(node, cudaGraphNodeTypeGraph) != cudaSuccess ||
+	    !pGraph)
+		return fail(cudaErrorInvalidValue);
+	*pGraph = node->u.child;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode,
+				  cudaGraph_t graph,
+				  const cudaGraphNode_t *pDependencies,
+				  size_t numDependencies)
+{
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	ENTER();
+	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
+		     cudaGraphNodeTypeEmpty, &n);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node,
+				 enum cudaGraphNodeType *pType)
+{
+	if (!node_ok(node) || !pType)
+		return fail(cudaErrorInvalidValue);
+	*pType = node->type;
+	return cudaSuccess;
+}
+
+/* Writes up to *count of the n nodes for which `want` holds into out
+ * (when out is given); *count becomes the number written, or the number
+ * there are when out is NULL. */
+static void list_out(struct CUgraphNode_st **v, size_t n,
+		     bool (*want)(const struct CUgraphNode_st *),
+		     cudaGraphNode_t *out, size_t *count)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (want && !want(v[i]))
+			continue;
+		if (out && k < *count)
+			out[k] = v[i];
+		k++;
+	}
+	if (!out || k < *count)
+		*count = k;
+}
+
+static bool is_root(const struct CUgraphNode_st *n)
+{
+	return n->deps.n == 0;
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
+			      size_t *numNodes)
+{
+	if (!graph_ok(graph) || !numNodes)
+		return fail(cudaErrorInvalidValue);
+	list_out(graph->nodes.v, graph->nodes.n, NULL, nodes, numNodes);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
+				  cudaGraphNode_t *pRootNodes,
+				  size_t *pNumRootNodes)
+{
+	if (!graph_ok(graph) || !pNumRootNodes)
+		return fail(cudaErrorInvalidValue);
+	list_out(graph->nodes.v, graph->nodes.n, is_root, pRootNodes,
+		 pNumRootNodes);
+	return cudaSuccess;
+}
+
+/* Every edge from -> to of g, in node order; the count when from/to are
+ * NULL. */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
+			      cudaGraphNode_t *to, cudaGraphEdgeData *edgeData,
+			      size_t *numEdges)
+{
+	size_t i, j, k = 0;
+
+	if (!graph_ok(graph) || !numEdges || (!from != !to))
+		return fail(cudaErrorInvalidValue);
+	for (i = 0; i < graph->nodes.n; i++) {
+		struct CUgraphNode_st *n = graph->nodes.v[i];
+
+		for (j = 0; j < n->deps.n; j++, k++) {
+			if (!from || k >= *numEdges)
+				continue;
+			from[k] = n->deps.v[j];
+			to[k] = n;
+			if (edgeData)
+				memset(&edgeData[k], 0, sizeof edgeData[k]);
+		}
+	}
+	if (!from || k < *numEdges)
+		*numEdges = k;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
+					 cudaGraphNode_t *pDependencies,
+					 cudaGraphEdgeData *edgeData,
+					 size_t *pNumDependencies)
+{
+	size_t i;
+
+	if (!node_ok(node) || !pNumDependencies)
+		return fail(cudaErrorInvalidValue);
+	list_out(node->deps.v, node->deps.n, NULL, pDependencies,
+		 pNumDependencies);
+	for (i = 0; edgeData && pDependencies && i < *pNumDependencies; i++)
+		memset(&edgeData[i], 0, sizeof edgeData[i]);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
+					   cudaGraphNode_t *pDependentNodes,
+					   cudaGraphEdgeData *edgeData,
+					   size_t *pNumDependentNodes)
+{
+	struct node_list out = {0};
+	size_t i;
+
+	if (!node_ok(node) || !pNumDependentNodes)
+		return fail(cudaErrorInvalidValue);
+	for (i = 0; i < node->graph->nodes.n; i++)
+		if (list_has(&node->graph->nodes.v[i]->deps, node))
+			list_add(&out, node->graph->nodes.v[i]);
+	list_out(out.v, out.n, NULL, pDependentNodes, pNumDependentNodes);
+	for (i = 0; edgeData && pDependentNodes && i < *pNumDependentNodes; i++)
+		memset(&edgeData[i], 0, sizeof edgeData[i]);
+	free(out.v);
+	return cudaSuccess;
+}
+
+static cudaError_t edges_ok(cudaGraph_t graph, const cudaGraphNode_t *from,
+			    const cudaGraphNode_t *to, size_t n)
+{
+	size_t i;
+
+	if (!graph_ok(graph) || (n && (!from || !to)))
+		return cudaErrorInvalidValue;
+	for (i = 0; i < n; i++)
+		if (!node_ok(from[i]) || !node_ok(to[i]) ||
+		    from[i]->graph != graph || to[i]->graph != graph ||
+		    from[i] == to[i])
+			return cudaErrorInvalidValue;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
+				     const cudaGraphNode_t *from,
+				     const cudaGraphNode_t *to,
+				     const cudaGraphEdgeData *edgeData,
+				     size_t numDependencies)
+{
+	size_t i;
+
+	(void)edgeData;
+	if (edges_ok(graph, from, to, numDependencies) != cudaSuccess)
+		return fail(cudaErrorInvalidValue);
+	for (i = 0; i < numDependencies; i++)
+		if (list_has(&to[i]->deps, from[i]))
+			return fail(cudaErrorInvalidValue);
+	for (i = 0; i < numDependencies; i++)
+		list_add_new(&to[i]->deps, from[i]);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
+					const cudaGraphNode_t *from,
+					const cudaGraphNode_t *to,
+					const cudaGraphEdgeData *edgeData,
+					size_t numDependencies)
+{
+	size_t i;
+
+	(void)edgeData;
+	if (edges_ok(graph, from, to, numDependencies) != cudaSuccess)
+		return fail(cudaErrorInvalidValue);
+	for (i = 0; i < numDependencies; i++)
+		if (!list_has(&to[i]->deps, from[i]))
+			return fail(cudaErrorInvalidValue);
+	for (i = 0; i < numDependencies; i++)
+		list_remove(&to[i]->deps, from[i]);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
+{
+	struct CUgraph_st *g;
+	size_t i;
+
+	if (!node_ok(node))
+		return fail(cudaErrorInvalidValue);
+	g = node->graph;
+	for (i = 0; i < g->nodes.n; i++)
+		list_remove(&g->nodes.v[i]->deps, node);
+	list_remove(&g->nodes, node);
+	for (i = 0; i < g->nodes.n; i++)
+		g->nodes.v[i]->index = i;
+	node_free(node);
+	return cudaSuccess;
+}
+
+/* ---- instantiation ---- */
+
+/* A min-heap of node indices: among the nodes ready to run, the one added
+ * first runs first, so a captured graph runs in the order it was issued. */
+struct heap {
+	size_t *v, n;
+};
+
+static void heap_push(struct heap *h, size_t x)
+{
+	size_t i = h->n++;
+
+	while (i && h->v[(i - 1) / 2] > x) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+}
+
+static size_t heap_pop(struct heap *h)
+{
+	size_t top = h->v[0], x = h->v[--h->n], i = 0, c;
+
+	while ((c = 2 * i + 1) < h->n) {
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	h->v[i] = x;
+	return top;
+}
+
+/* Puts g's nodes (and those of its child graphs) in an order that
+ * respects every dependency.  Returns 0, or -1 when the dependencies form
+ * a cycle. */
+static int graph_order(struct CUgraph_st *g)
+{
+	size_t n = g->nodes.n, i, j, k = 0;
+	size_t *waiting = simt_xcalloc(n + 1, sizeof *waiting);
+	struct node_list *users = simt_xcalloc(n + 1, sizeof *users);
+	struct heap h = {simt_xcalloc(n + 1, sizeof(size_t)), 0};
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		struct CUgraphNode_st *m = g->nodes.v[i];
+
+		waiting[i] = m->deps.n;
+		for (j = 0; j < m->deps.n; j++)
+			list_add(&users[m->deps.v[j]->index], m);
+		if (!m->deps.n)
+			heap_push(&h, i);
+	}
+	free(g->order);
+	g->order = simt_xcalloc(n + 1, sizeof *g->order);
+	while (h.n) {
+		i = heap_pop(&h);
+		g->order[k++] = g->nodes.v[i];
+		for (j = 0; j < users[i].n; j++)
+			if (--waiting[users[i].v[j]->index] == 0)
+				heap_push(&h, users[i].v[j]->index);
+	}
+	if (k != n)
+		rc = -1;
+	for (i = 0; rc == 0 && i < n; i++)
+		if (g->nodes.v[i]->type == cudaGraphNodeTypeGraph)
+			rc = graph_order(g->nodes.v[i]->u.child);
+	for (i = 0; i < n; i++)
+		free(users[i].v);
+	free(users);
+	free(waiting);
+	free(h.v);
+	return rc;
+}
+
+static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
+			       unsigned long long flags,
+			       cudaGraphInstantiateResult *result)
+{
+	struct CUgraphExec_st *x;
+	size_t i;
+
+	*result = cudaGraphInstantiateError;
+	if (!out || !graph_ok(graph))
+		return cudaErrorInvalidValue;
+	x = simt_xcalloc(1, sizeof *x);
+	x->magic = EXEC_MAGIC;
+	x->flags = flags;
+	x->snap = graph_clone(graph);
+	if (graph_order(x->snap) != 0) {
+		graph_free(x->snap);
+		x->magic = 0;
+		free(x);
+		*result = cudaGraphInstantiateInvalidStructure;
+		return cudaErrorInvalidValue;
+	}
+	x->orig = simt_xcalloc(graph->nodes.n + 1, sizeof *x->orig);
+	for (i = 0; i < graph->nodes.n; i++)
+		x->orig[i] = graph->nodes.v[i];
+	*out = x;
+	*result = cudaGraphInstantiateSuccess;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+				 unsigned long long flags)
+{
+	cudaGraphInstantiateResult r;
+	cudaError_t e;
+
+	ENTER();
+	e = instantiate(pGraphExec, graph, flags, &r);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
+					  cudaGraph_t graph,
+					  unsigned long long flags)
+{
+	return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec,
+					   cudaGraph_t graph,
+					   cudaGraphInstantiateParams *instantiateParams)
+{
+	cudaGraphInstantiateResult r;
+	cudaError_t e;
+
+	ENTER();
+	if (!instantiateParams)
+		return fail(cudaErrorInvalidValue);
+	e = instantiate(pGraphExec, graph, instantiateParams->flags, &r);
+	instantiateParams->result_out = r;
+	instantiateParams->errNode_out = NULL;
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
+				  unsigned long long *flags)
+{
+	if (!exec_ok(graphExec) || !flags)
+		return fail(cudaErrorInvalidValue);
+	*flags = graphExec->flags;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+	if (!exec_ok(graphExec))
+		return fail(cudaErrorInvalidValue);
+	graph_free(graphExec->snap);
+	free(graphExec->orig);
+	graphExec->magic = 0;
+	free(graphExec);
+	return cudaSuccess;
+}
+
+/* snap's copy of the program's node `node`, if it is of the given type. */
+static struct CUgraphNode_st *exec_node(cudaGraphExec_t x, cudaGraphNode_t node,
+					enum cudaGraphNodeType type)
+{
+	size_t i;
+
+	if (!exec_ok(x) || !node_ok(node))
+		return NULL;
+	for (i = 0; i < x->snap->nodes.n; i++)
+		if (x->orig[i] == node)
+			return x->snap->nodes.v[i]->type == type
+				? x->snap->nodes.v[i] : NULL;
+	return NULL;
+}
+
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaKernelNodeParams *pNodeParams)
+{
+	struct CUgraphNode_st *n = exec_node(hGraphExec, node,
+					     cudaGraphNodeTypeKernel);
+	cudaError_t e;
+
+	if (!n)
+		return fail(cudaErrorInvalidValue);
+	e = kernel_replace(&n->u.kernel, pNodeParams);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaMemcpy3DParms *pNodeParams)
+{
+	struct CUgraphNode_st *n = exec_node(hGraphExec, node,
+					     cudaGraphNodeTypeMemcpy);
+	struct copy_node c;
+	cudaError_t e;
+
+	if (!n)
+		return fail(cudaErrorInvalidValue);
+	e = copy_params(&c, pNodeParams);
+	if (e != cudaSuccess)
+		return fail(e);
+	n->u.copy = c;
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
+					       cudaGraphNode_t node, void *dst,
+					       const void *src, size_t count,
+					       enum cudaMemcpyKind kind)
+{
+	struct CUgraphNode_st *n = exec_node(hGraphExec, node,
+					     cudaGraphNodeTypeMemcpy);
+
+	if (!n || !dst || !src)
+		return fail(cudaErrorInvalidValue);
+	if (!kind_ok(kind))
+		return fail(cudaErrorInvalidMemcpyDirection);
+	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
+					     cudaGraphNode_t node,
+					     const struct cudaMemsetParams *pNodeParams)
+{
+	struct CUgraphNode_st *n = exec_node(hGraphExec, node,
+					     cudaGraphNodeTypeMemset);
+	cudaError_t e;
+
+	if (!n)
+		return fail(cudaErrorInvalidValue);
+	e = set_params(&n->u.set, pNodeParams);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
+					   cudaGraphNode_t node,
+					   const struct cudaHostNodeParams *pNodeParams)
+{
+	struct CUgraphNode_st *n = exec_node(hGraphExec, node,
+					     cudaGraphNodeTypeHost);
+
+	if (!n || !pNodeParams || !pNodeParams->fn)
+		return fail(cudaErrorInvalidValue);
+	n->u.host = *pNodeParams;
+	return cudaSuccess;
+}
+
+/* Whether a and b have the same nodes (by position and type) with the
+ * same dependencies, child graphs included; on a difference, *bad is the
+ * node of b and *result says what differs. */
+static bool same_shape(const struct CUgraph_st *a, const struct CUgraph_st *b,
+		       cudaGraphNode_t *bad,
+		       enum cudaGraphExecUpdateResult *result)
+{
+	size_t i, j;
+
+	*result = cudaGraphExecUpdateErrorTopologyChanged;
+	*bad = NULL;
+	if (a->nodes.n != b->nodes.n)
+		return false;
+	for (i = 0; i < a->nodes.n; i++) {
+		const struct CUgraphNode_st *x = a->nodes.v[i], *y = b->nodes.v[i];
+
+		*bad = (cudaGraphNode_t)y;
+		if (x->deps.n != y->deps.n)
+			return false;
+		for (j = 0; j < x->deps.n; j++)
+			if (!list_has(&y->deps, b->nodes.v[x->deps.v[j]->index]))
+				return false;
+		if (x->type != y->type) {
+			*result = cudaGraphExecUpdateErrorNodeTypeChanged;
+			return false;
+		}
+		if (x->type == cudaGraphNodeTypeGraph &&
+		    !same_shape(x->u.child, y->u.child, bad, result))
+			return false;
+	}
+	return true;
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+				cudaGraphExecUpdateResultInfo *resultInfo)
+{
+	enum cudaGraphExecUpdateResult r;
+	struct CUgraph_st *snap;
+	cudaGraphNode_t bad;
+
+	ENTER();
+	if (resultInfo)
+		memset(resultInfo, 0, sizeof *resultInfo);
+	if (!exec_ok(hGraphExec) || !graph_ok(hGraph)) {
+		if (resultInfo)
+			resultInfo->result = cudaGraphExecUpdateError;
+		return fail(cudaErrorInvalidValue);
+	}
+	if (!same_shape(hGraphExec->snap, hGraph, &bad, &r)) {
+		if (resultInfo) {
+			resultInfo->result = r;
+			resultInfo->errorNode = bad;
+		}
+		return fail(cudaErrorGraphExecUpdateFailure);
+	}
+	snap = graph_clone(hGraph);
+	graph_order(snap);
+	graph_free(hGraphExec->snap);
+	hGraphExec->snap = snap;
+	return cudaSuccess;
+}
+
+/* ---- running ---- */
+
+static cudaError_t run_kernel(const struct kernel_node *kn)
+{
+	struct simt_launch_req req;
+	cudaError_t e;
+
+	req.mod = kn->k->mod;
+	req.fn = &kn->k->mod->funcs[kn->k->func];
+	req.grid = kn->grid;
+	req.block = kn->block;
+	req.dyn_shared = kn->shmem;
+	req.args = kn->argv;
+	simt_lock();
+	e = simt_launch(&req);
+	simt_unlock();
+	return e;
+}
+
+static cudaError_t run_copy(const struct copy_node *c)
+{
+	cudaError_t e = cudaSuccess;
+	size_t z;
+
+	for (z = 0; e == cudaSuccess && z < c->depth; z++)
+		e = simt_copy2d(c->dst + z * c->dslice, c->dpitch,
+				c->src + z * c->sslice, c->spitch, c->width,
+				c->height, c->kind);
+	return e;
+}
+
+/* A memset of 2- or 4-byte elements, or of bytes. */
+static cudaError_t run_set(const struct cudaMemsetParams *p)
+{
+	size_t row = p->width * p->elementSize, pitch, r, i;
+
+	pitch = p->height > 1 ? p->pitch : row;
+	if (p->elementSize == 1)
+		return simt_set2d(p->dst, pitch, (int)p->value, row, p->height);
+	if (!row || !p->height)
+		return cudaSuccess;
+	if (!simt_mem_find((uint64_t)(uintptr_t)p->dst,
+			   pitch * (p->height - 1) + row))
+		return cudaErrorInvalidValue;
+	for (r = 0; r < p->height; r++) {
+		char *at = (char *)p->dst + r * pitch;
+
+		for (i = 0; i < p->width; i++) {
+			if (p->elementSize == 2) {
+				uint16_t v = (uint16_t)p->value;
+
+				memcpy(at + 2 * i, &v, 2);
+			} else {
+				memcpy(at + 4 * i, &p->value, 4);
+			}
+		}
+	}
+	return cudaSuccess;
+}
+
+/* Runs g's nodes in their order.  Returns the first error; a kernel
+ * fault has already been reported and made sticky, and ends the run. */
+static cudaError_t run_graph(const struct CUgraph_st *g)
+{
+	cudaError_t e = cudaSuccess;
+	size_t i;
+
+	for (i = 0; e == cudaSuccess && i < g->nodes.n; i++) {
+		const struct CUgraphNode_st *n = g->order[i];
+
+		if (simt_sticky() != cudaSuccess)
+			break;
+		switch (n->type) {
+		case cudaGraphNodeTypeKernel:
+			e = run_kernel(&n->u.kernel);
+			break;
+		case cudaGraphNodeTypeMemcpy:
+			e = run_copy(&n->u.copy);
+			break;
+		case cudaGraphNodeTypeMemset:
+			e = run_set(&n->u.set);
+			break;
+		case cudaGraphNodeTypeHost:
+			n->u.host.fn(n->u.host.userData);
+			break;
+		case cudaGraphNodeTypeGraph:
+			e = run_graph(n->u.child);
+			break;
+		default:
+			break;
+		}
+	}
+	return e;
+}
+
+static struct simt_stream_capture *member_of(cudaStream_t s, cudaError_t *err);
+static void record(struct simt_stream_capture *m, struct CUgraphNode_st *n);
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	struct simt_stream_capture *m;
+	cudaError_t e;
+
+	ENTER();
+	if (!exec_ok(graphExec))
+		return fail(cudaErrorInvalidValue);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	if (simt_capture_live) {
+		simt_lock();
+		m = member_of(stream, &e);
+		if (m) {
+			struct CUgraphNode_st *n = node_add(
+				m->cap->graph, cudaGraphNodeTypeGraph, NULL, 0);
+
+			n->u.child = graph_clone(graphExec->snap);
+			record(m, n);
+		}
+		simt_unlock();
+		if (m || e != cudaSuccess)
+			return e == cudaSuccess ? e : fail(e);
+	}
+	e = run_graph(graphExec->snap);
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+	ENTER();
+	if (!exec_ok(graphExec))
+		return fail(cudaErrorInvalidValue);
+	return simt_stream_valid(stream) ? cudaSuccess
+					 : fail(cudaErrorInvalidResourceHandle);
+}
+
+/* ---- capture ---- */
+
+static bool is_legacy(cudaStream_t s)
+{
+	return (uintptr_t)s <= 1;
+}
+
+static void invalidate(struct capture *c)
+{
+	c->invalid = true;
+}
+
+/* Whether blocking streams are capturing, which work on the legacy stream
+ * would have to wait for; their captures are invalidated when `spoil`. */
+static bool blocking_captures(bool spoil)
+{
+	struct capture *c;
+	bool any = false;
+	size_t i;
+
+	for (c = captures; c; c = c->next)
+		for (i = 0; i < c->nmembers; i++)
+			if (c->members[i]->blocking) {
+				if (spoil)
+					invalidate(c);
+				any = true;
+				break;
+			}
+	return any;
+}
+
+/* The capture member of stream s when s is capturing; NULL with *err set
+ * when the operation must fail, NULL with cudaSuccess when it runs now.
+ * Called with the lock held, while captures exist. */
+static struct simt_stream_capture *member_of(cudaStream_t s, cudaError_t *err)
+{
+	struct simt_stream_capture **slot;
+	bool blocking;
+
+	*err = cudaSuccess;
+	slot = simt_stream_capture_slot(s, &blocking);
+	if (!slot) {
+		if (is_legacy(s) && blocking_captures(true))
+			*err = cudaErrorStreamCaptureImplicit;
+		return NULL;
+	}
+	if (!*slot)
+		return NULL;
+	if ((*slot)->cap->invalid) {
+		*err = cudaErrorStreamCaptureInvalidated;
+		return NULL;
+	}
+	return *slot;
+}
+
+/* Makes n the next node of m's stream: it waits for the stream's
+ * dependencies and becomes the only one. */
+static void record(struct simt_stream_capture *m, struct CUgraphNode_st *n)
+{
+	list_copy(&n->deps, &m->deps);
+	m->deps.n = 0;
+	list_add(&m->deps, n);
+}
+
+/* The common path of the hooks: finds where stream s's operation goes and,
+ * when it is recorded, adds a node of `type` that fill() completes.  fill
+ * returns cudaSuccess or the error that refuses the operation (which then
+ * invalidates the capture). */
+typedef cudaError_t (*fill_fn)(struct CUgraphNode_st *n, const void *arg);
+
+static bool capture_op(cudaStream_t s, enum cudaGraphNodeType type,
+		       fill_fn fill, const void *arg, cudaError_t *err)
+{
+	struct simt_stream_capture *m;
+	struct CUgraphNode_st *n;
+	cudaError_t e;
+
+	simt_lock();
+	if (simt_sticky() != cudaSuccess) {
+		simt_unlock();
+		*err = fail(simt_sticky());
+		return true;
+	}
+	m = member_of(s, &e);
+	if (m) {
+		n = node_add(m->cap->graph, type, NULL, 0);
+		e = fill ? fill(n, arg) : cudaSuccess;
+		if (e == cudaSuccess) {
+			record(m, n);
+		} else {
+			drop_last(m->cap->graph);
+			invalidate(m->cap);
+		}
+	}
+	simt_unlock();
+	*err = e == cudaSuccess ? e : fail(e);
+	return m || e != cudaSuccess;
+}
+
+struct kernel_arg {
+	struct simt_kernel *k;
+	dim3 grid, block;
+	void **args;
+	size_t shmem;
+};
+
+static cudaError_t fill_kernel(struct CUgraphNode_st *n, const void *arg)
+{
+	const struct kernel_arg *a = arg;
+	struct kernel_node *kn = &n->u.kernel;
+	cudaError_t e;
+
+	e = kernel_set(kn, a->k, a->args, NULL);
+	if (e != cudaSuccess)
+		return e;
+	kn->func = (void *)a->k->host_fun;
+	kn->grid = a->grid;
+	kn->block = a->block;
+	kn->shmem = (unsigned)a->shmem;
+	return cudaSuccess;
+}
+
+bool simt_capture_kernel(struct simt_kernel *k, dim3 grid, dim3 block,
+			 void **args, size_t shmem, cudaStream_t s,
+			 cudaError_t *err)
+{
+	struct kernel_arg a = {k, grid, block, args, shmem};
+
+	return capture_op(s, cudaGraphNodeTypeKernel, fill_kernel, &a, err);
+}
+
+static cudaError_t fill_copy(struct CUgraphNode_st *n, const void *arg)
+{
+	const struct copy_node *c = arg;
+
+	if (!kind_ok(c->kind))
+		return cudaErrorInvalidMemcpyDirection;
+	if (c->width > c->dpitch || c->width > c->spitch)
+		return cudaErrorInvalidPitchValue;
+	copy_linear(&n->u.copy, c->dst, c->dpitch, c->src, c->spitch, c->width,
+		    c->height, c->kind);
+	return cudaSuccess;
+}
+
+bool simt_capture_copy(void *dst, size_t dpitch, const void *src,
+		       size_t spitch, size_t width, size_t height,
+		       enum cudaMemcpyKind kind, cudaStream_t s,
+		       cudaError_t *err)
+{
+	struct copy_node c;
+
+	copy_linear(&c, dst, dpitch, src, spitch, width, height, kind);
+	return capture_op(s, cudaGraphNodeTypeMemcpy, fill_copy, &c, err);
+}
+
+static cudaError_t fill_set(struct CUgraphNode_st *n, const void *arg)
+{
+	const struct cudaMemsetParams *p = arg;
+
+	if (p->width > p->pitch)
+		return cudaErrorInvalidPitchValue;
+	n->u.set = *p;
+	return cudaSuccess;
+}
+
+bool simt_capture_set(void *dst, size_t pitch, int value, size_t width,
+		      size_t height, cudaStream_t s, cudaError_t *err)
+{
+	struct cudaMemsetParams p = {dst, pitch, (unsigned char)value, 1, width,
+				     height};
+
+	return capture_op(s, cudaGraphNodeTypeMemset, fill_set, &p, err);
+}
+
+static cudaError_t fill_host(struct CUgraphNode_st *n, const void *arg)
+{
+	n->u.host = *(const struct cudaHostNodeParams *)arg;
+	return cudaSuccess;
+}
+
+bool simt_capture_host(cudaHostFn_t fn, void *data, cudaStream_t s,
+		       cudaError_t *err)
+{
+	struct cudaHostNodeParams p = {fn, data};
+
+	return capture_op(s, cudaGraphNodeTypeHost, fill_host, &p, err);
+}
+
+static cudaError_t fill_refuse(struct CUgraphNode_st *n, const void *arg)
+{
+	(void)n;
+	(void)arg;
+	return cudaErrorStreamCaptureUnsupported;
+}
+
+bool simt_capture_refuse(cudaStream_t s, cudaError_t *err)
+{
+	return capture_op(s, cudaGraphNodeTypeEmpty, fill_refuse, NULL, err);
+}
+
+/* Where event e was last recorded: in the capture in progress with that
+ * id, or outside any (NULL). */
+static struct capture *event_capture(cudaEvent_t e)
+{
+	struct simt_event_capture *ec = *simt_event_capture_slot(e);
+	struct capture *c;
+
+	if (!ec)
+		return NULL;
+	for (c = captures; c; c = c->next)
+		if (c->id == ec->id)
+			return c;
+	return NULL;
+}
+
+bool simt_capture_event_record(cudaEvent_t e, cudaStream_t s, cudaError_t *err)
+{
+	struct simt_event_capture **slot = simt_event_capture_slot(e);
+	struct simt_stream_capture *m;
+
+	if (!simt_capture_live && !*slot)
+		return false;
+	simt_lock();
+	m = simt_capture_live ? member_of(s, err) : NULL;
+	if (!simt_capture_live)
+		*err = cudaSuccess;
+	if (m) {
+		if (!*slot)
+			*slot = simt_xcalloc(1, sizeof **slot);
+		(*slot)->id = m->cap->id;
+		list_copy(&(*slot)->deps, &m->deps);
+	} else if (*err == cudaSuccess) {
+		simt_capture_event_gone(slot);
+	}
+	simt_unlock();
+	if (*err != cudaSuccess)
+		fail(*err);
+	return m || *err != cudaSuccess;
+}
+
+static void member_add(struct capture *c, struct simt_stream_capture **slot,
+		       bool blocking)
+{
+	struct simt_stream_capture *m = simt_xcalloc(1, sizeof *m);
+
+	m->cap = c;
+	m->slot = slot;
+	m->blocking = blocking;
+	*slot = m;
+	c->members = simt_xrealloc(c->members,
+				   (c->nmembers + 1) * sizeof *c->members);
+	c->members[c->nmembers++] = m;
+}
+
+/* Stream s waits for event e recorded in capture c: s joins c (or, when
+ * capturing in c already, adds e's dependencies to its own). */
+static cudaError_t join(cudaStream_t s, struct capture *c,
+			const struct simt_event_capture *ec)
+{
+	struct simt_stream_capture **slot;
+	bool blocking;
+	size_t i;
+
+	slot = simt_stream_capture_slot(s, &blocking);
+	if (!slot) {
+		invalidate(c);
+		return cudaErrorStreamCaptureImplicit;
+	}
+	if (*slot && (*slot)->cap != c) {
+		invalidate(c);
+		invalidate((*slot)->cap);
+		return cudaErrorStreamCaptureMerge;
+	}
+	if (!*slot)
+		member_add(c, slot, blocking);
+	for (i = 0; i < ec->deps.n; i++)
+		list_add_new(&(*slot)->deps, ec->deps.v[i]);
+	return cudaSuccess;
+}
+
+bool simt_capture_event_wait(cudaStream_t s, cudaEvent_t e, unsigned flags,
+			     cudaError_t *err)
+{
+	struct simt_stream_capture *m;
+	struct capture *c;
+
+	*err = cudaSuccess;
+	if (!simt_capture_live)
+		return false;
+	simt_lock();
+	c = event_capture(e);
+	if (c) {
+		*err = c->invalid ? cudaErrorStreamCaptureInvalidated
+				  : join(s, c, *simt_event_capture_slot(e));
+		simt_unlock();
+		if (*err != cudaSuccess)
+			fail(*err);
+		return true;
+	}
+	m = member_of(s, err);
+	if (m && !(flags & cudaEventWaitExternal)) {
+		/* waiting for work outside the capture */
+		invalidate(m->cap);
+		*err = cudaErrorStreamCaptureIsolation;
+	} else if (m) {
+		record(m, node_add(m->cap->graph, cudaGraphNodeTypeWaitEvent,
+				   NULL, 0));
+	}
+	simt_unlock();
+	if (*err != cudaSuccess)
+		fail(*err);
+	return m || *err != cudaSuccess;
+}
+
+/* Whether the calling thread may make potentially unsafe calls; if not,
+ * the captures that forbid them are invalidated. */
+static bool unsafe_allowed(void)
+{
+	pthread_t self = pthread_self();
+	struct capture *c;
+	bool ok = true;
+
+	if (thread_mode == cudaStreamCaptureModeRelaxed)
+		return true;
+	for (c = captures; c; c = c->next) {
+		bool mine = pthread_equal(c->thread, self);
+
+		if ((mine && c->mode != cudaStreamCaptureModeRelaxed) ||
+		    (!mine && thread_mode == cudaStreamCaptureModeGlobal &&
+		     c->mode == cudaStreamCaptureModeGlobal)) {
+			invalidate(c);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+cudaError_t simt_capture_unsafe(bool legacy)
+{
+	cudaError_t e = cudaSuccess;
+
+	simt_lock();
+	if (!unsafe_allowed())
+		e = cudaErrorStreamCaptureUnsupported;
+	else if (legacy && blocking_captures(true))
+		e = cudaErrorStreamCaptureImplicit;
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t simt_capture_sync(cudaStream_t s, bool device)
+{
+	struct simt_stream_capture **slot;
+	cudaError_t e = cudaSuccess;
+	struct capture *c;
+	bool blocking;
+
+	simt_lock();
+	if (device) {
+		for (c = captures; c; c = c->next)
+			invalidate(c);
+		e = captures ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+	} else {
+		slot = simt_stream_capture_slot(s, &blocking);
+		if (slot && *slot) {
+			invalidate((*slot)->cap);
+			e = cudaErrorStreamCaptureUnsupported;
+		} else if (!slot && blocking_captures(true)) {
+			e = cudaErrorStreamCaptureImplicit;
+		} else if (!unsafe_allowed()) {
+			e = cudaErrorStreamCaptureUnsupported;
+		}
+	}
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t simt_capture_event_use(cudaEvent_t e)
+{
+	cudaError_t err = cudaSuccess;
+	struct capture *c;
+
+	simt_lock();
+	c = event_capture(e);
+	if (c) {
+		invalidate(c);
+		err = cudaErrorCapturedEvent;
+	} else if (captures && !unsafe_allowed()) {
+		err = cudaErrorStreamCaptureUnsupported;
+	}
+	simt_unlock();
+	return err == cudaSuccess ? err : fail(err);
+}
+
+static void member_free(struct simt_stream_capture *m)
+{
+	*m->slot = NULL;
+	free(m->deps.v);
+	free(m);
+}
+
+void simt_capture_stream_gone(struct simt_stream_capture **slot)
+{
+	struct simt_stream_capture *m = *slot;
+	struct capture *c;
+	size_t i, j;
+
+	if (!m)
+		return;
+	simt_lock();
+	c = m->cap;
+	for (i = j = 0; i < c->nmembers; i++)
+		if (c->members[i] != m)
+			c->members[j++] = c->members[i];
+	c->nmembers = j;
+	if (c->origin == m) {
+		c->origin = NULL;
+		invalidate(c);
+	}
+	member_free(m);
+	simt_unlock();
+}
+
+void simt_capture_event_gone(struct simt_event_capture **slot)
+{
+	if (!*slot)
+		return;
+	free((*slot)->deps.v);
+	free(*slot);
+	*slot = NULL;
+}
+
+static cudaError_t begin(cudaStream_t stream, cudaGraph_t graph,
+			 const cudaGraphNode_t *deps, size_t ndeps,
+			 enum cudaStreamCaptureMode mode)
+{
+	struct simt_stream_capture **slot;
+	struct capture *c;
+	bool blocking;
+	size_t i;
+
+	if (!simt_stream_valid(stream))
+		return cudaErrorInvalidResourceHandle;
+	if ((unsigned)mode > cudaStreamCaptureModeRelaxed)
+		return cudaErrorInvalidValue;
+	slot = simt_stream_capture_slot(stream, &blocking);
+	if (!slot)
+		return cudaErrorStreamCaptureUnsupported;
+	if (*slot)
+		return cudaErrorIllegalState;
+	c = simt_xcalloc(1, sizeof *c);
+	c->id = next_capture_id++;
+	c->graph = graph ? graph : graph_new();
+	c->own_graph = !graph;
+	c->first_node = c->graph->nodes.n;
+	c->mode = mode;
+	c->thread = pthread_self();
+	member_add(c, slot, blocking);
+	c->origin = *slot;
+	for (i = 0; i < ndeps; i++)
+		list_add_new(&c->origin->deps, deps[i]);
+	c->next = captures;
+	captures = c;
+	simt_capture_live++;
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
+				   enum cudaStreamCaptureMode mode)
+{
+	cudaError_t e;
+
+	ENTER();
+	simt_lock();
+	e = begin(stream, NULL, NULL, 0, mode);
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
+					  cudaGraph_t graph,
+					  const cudaGraphNode_t *dependencies,
+					  const cudaGraphEdgeData *dependencyData,
+					  size_t numDependencies,
+					  enum cudaStreamCaptureMode mode)
+{
+	cudaError_t e;
+
+	(void)dependencyData;
+	ENTER();
+	if (!graph_ok(graph))
+		return fail(cudaErrorInvalidValue);
+	e = deps_ok(graph, dependencies, numDependencies);
+	if (e != cudaSuccess)
+		return fail(e);
+	simt_lock();
+	e = begin(stream, graph, dependencies, numDependencies, mode);
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+/* Whether every node the capture added that nothing depends on is among
+ * the origin stream's dependencies, i.e. all forked work was joined. */
+static bool joined(const struct capture *c)
+{
+	const struct CUgraph_st *g = c->graph;
+	bool *used = simt_xcalloc(g->nodes.n + 1, sizeof *used);
+	bool ok = true;
+	size_t i, j;
+
+	for (i = 0; i < g->nodes.n; i++)
+		for (j = 0; j < g->nodes.v[i]->deps.n; j++)
+			used[g->nodes.v[i]->deps.v[j]->index] = true;
+	for (i = c->first_node; ok && i < g->nodes.n; i++)
+		if (!used[i] && !list_has(&c->origin->deps, g->nodes.v[i]))
+			ok = false;
+	free(used);
+	return ok;
+}
+
+/* Takes every stream out of capture c and forgets c. */
+static void end(struct capture *c)
+{
+	struct capture **p;
+
+	while (c->nmembers)
+		member_free(c->members[--c->nmembers]);
+	free(c->members);
+	for (p = &captures; *p != c; p = &(*p)->next)
+		;
+	*p = c->next;
+	simt_capture_live--;
+	free(c);
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+	struct simt_stream_capture **slot;
+	struct capture *c;
+	cudaError_t e = cudaSuccess;
+	bool blocking;
+
+	if (!pGraph)
+		return fail(cudaErrorInvalidValue);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	simt_lock();
+	slot = simt_stream_capture_slot(stream, &blocking);
+	if (!slot || !*slot) {
+		simt_unlock();
+		return fail(cudaErrorIllegalState);
+	}
+	c = (*slot)->cap;
+	if (c->origin != *slot) {
+		invalidate(c);
+		simt_unlock();
+		return fail(cudaErrorStreamCaptureUnmatched);
+	}
+	if (c->mode != cudaStreamCaptureModeRelaxed &&
+	    !pthread_equal(c->thread, pthread_self())) {
+		simt_unlock();
+		return fail(cudaErrorStreamCaptureWrongThread);
+	}
+	if (c->invalid)
+		e = cudaErrorStreamCaptureInvalidated;
+	else if (!joined(c))
+		e = cudaErrorStreamCaptureUnjoined;
+	*pGraph = e == cudaSuccess ? c->graph : NULL;
+	if (e != cudaSuccess && c->own_graph)
+		graph_free(c->graph);
+	end(c);
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+				  enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+	return cudaStreamGetCaptureInfo(stream, pCaptureStatus, NULL, NULL,
+					NULL, NULL, NULL);
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+				     enum cudaStreamCaptureStatus *captureStatus_out,
+				     unsigned long long *id_out,
+				     cudaGraph_t *graph_out,
+				     const cudaGraphNode_t **dependencies_out,
+				     const cudaGraphEdgeData **edgeData_out,
+				     size_t *numDependencies_out)
+{
+	struct simt_stream_capture **slot, *m;
+	bool blocking;
+
+	if (!captureStatus_out || (edgeData_out && !dependencies_out))
+		return fail(cudaErrorInvalidValue);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	simt_lock();
+	slot = simt_stream_capture_slot(stream, &blocking);
+	if (!slot && simt_capture_live && blocking_captures(false)) {
+		simt_unlock();
+		return fail(cudaErrorStreamCaptureImplicit);
+	}
+	m = slot ? *slot : NULL;
+	*captureStatus_out = !m ? cudaStreamCaptureStatusNone
+		: m->cap->invalid ? cudaStreamCaptureStatusInvalidated
+				  : cudaStreamCaptureStatusActive;
+	if (m && !m->cap->invalid) {
+		if (id_out)
+			*id_out = m->cap->id;
+		if (graph_out)
+			*graph_out = m->cap->graph;
+		if (dependencies_out)
+			*dependencies_out = (const cudaGraphNode_t *)m->deps.v;
+		if (edgeData_out)
+			*edgeData_out = NULL;
+		if (numDependencies_out)
+			*numDependencies_out = m->deps.n;
+	}
+	simt_unlock();
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
+						cudaGraphNode_t *dependencies,
+						const cudaGraphEdgeData *dependencyData,
+						size_t numDependencies,
+						unsigned int flags)
+{
+	struct simt_stream_capture *m;
+	cudaError_t e;
+	size_t i;
+
+	(void)dependencyData;
+	if (flags > cudaStreamSetCaptureDependencies ||
+	    (numDependencies && !dependencies))
+		return fail(cudaErrorInvalidValue);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	simt_lock();
+	m = simt_capture_live ? member_of(stream, &e) : NULL;
+	if (!m) {
+		simt_unlock();
+		return fail(cudaErrorIllegalState);
+	}
+	e = deps_ok(m->cap->graph, dependencies, numDependencies);
+	if (e == cudaSuccess) {
+		if (flags == cudaStreamSetCaptureDependencies)
+			m->deps.n = 0;
+		for (i = 0; i < numDependencies; i++)
+			list_add_new(&m->deps, dependencies[i]);
+	}
+	simt_unlock();
+	return e == cudaSuccess ? e : fail(e);
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(
+	enum cudaStreamCaptureMode *mode)
+{
+	enum cudaStreamCaptureMode old = thread_mode;
+
+	if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
+		return fail(cudaErrorInvalidValue);
+	thread_mode = *mode;
+	*mode = old;
+	return cudaSuccess;
+}
