@@ -233,7 +233,7 @@ static cudaError_t module_error(struct simt_kernel *k)
 static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 			  void **args, size_t shmem, bool cooperative)
 {
-	struct simt_launch_req req;
+	struct simt_launch_req req = {0};
 	cudaError_t e;
 
 	simt_init();

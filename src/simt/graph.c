@@ -1379,7 +1379,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 
 static cudaError_t run_kernel(const struct kernel_node *kn)
 {
-	struct simt_launch_req req;
+	struct simt_launch_req req = {0};
 	cudaError_t e;
 
 	req.mod = kn->k->mod;
