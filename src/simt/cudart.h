@@ -20,6 +20,8 @@ typedef enum cudaError {
 	cudaErrorInvalidSymbol = 13,
 	cudaErrorInvalidHostPointer = 16,
 	cudaErrorInvalidDevicePointer = 17,
+	cudaErrorInvalidTexture = 18,
+	cudaErrorInvalidChannelDescriptor = 20,
 	cudaErrorInvalidMemcpyDirection = 21,
 	cudaErrorMissingConfiguration = 52,
 	cudaErrorInvalidDeviceFunction = 98,
@@ -888,5 +890,163 @@ cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec,
 						cudaGraphInstantiateParams *instantiateParams);
 cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+/* ---- CUDA arrays and texture objects (texture.c) ---- */
+
+typedef const struct cudaArray *cudaArray_const_t;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef unsigned long long cudaTextureObject_t;
+
+#define cudaArrayDefault 0x00
+#define cudaArrayLayered 0x01
+#define cudaArraySurfaceLoadStore 0x02
+#define cudaArrayCubemap 0x04
+#define cudaArrayTextureGather 0x08
+
+enum cudaChannelFormatKind {
+	cudaChannelFormatKindSigned = 0,
+	cudaChannelFormatKindUnsigned = 1,
+	cudaChannelFormatKindFloat = 2,
+	cudaChannelFormatKindNone = 3,
+};
+
+struct cudaChannelFormatDesc {
+	int x, y, z, w;
+	enum cudaChannelFormatKind f;
+};
+
+enum cudaResourceType {
+	cudaResourceTypeArray = 0x00,
+	cudaResourceTypeMipmappedArray = 0x01,
+	cudaResourceTypeLinear = 0x02,
+	cudaResourceTypePitch2D = 0x03,
+};
+
+struct cudaResourceDesc {
+	enum cudaResourceType resType;
+	union {
+		struct {
+			cudaArray_t array;
+		} array;
+		struct {
+			cudaMipmappedArray_t mipmap;
+		} mipmap;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t sizeInBytes;
+		} linear;
+		struct {
+			void *devPtr;
+			struct cudaChannelFormatDesc desc;
+			size_t width;
+			size_t height;
+			size_t pitchInBytes;
+		} pitch2D;
+		struct {
+			int reserved[32];
+		} reserved;
+	} res;
+	unsigned int flags;
+};
+
+/* Only its size matters to simt: a view other than none is refused. */
+struct cudaResourceViewDesc {
+	int format;
+	size_t width, height, depth;
+	unsigned int firstMipmapLevel, lastMipmapLevel;
+	unsigned int firstLayer, lastLayer;
+	unsigned int reserved[16];
+};
+
+enum cudaTextureAddressMode {
+	cudaAddressModeWrap = 0,
+	cudaAddressModeClamp = 1,
+	cudaAddressModeMirror = 2,
+	cudaAddressModeBorder = 3,
+};
+
+enum cudaTextureFilterMode {
+	cudaFilterModePoint = 0,
+	cudaFilterModeLinear = 1,
+};
+
+enum cudaTextureReadMode {
+	cudaReadModeElementType = 0,
+	cudaReadModeNormalizedFloat = 1,
+};
+
+struct cudaTextureDesc {
+	enum cudaTextureAddressMode addressMode[3];
+	enum cudaTextureFilterMode filterMode;
+	enum cudaTextureReadMode readMode;
+	int sRGB;
+	float borderColor[4];
+	int normalizedCoords;
+	unsigned int maxAnisotropy;
+	enum cudaTextureFilterMode mipmapFilterMode;
+	float mipmapLevelBias;
+	float minMipmapLevelClamp;
+	float maxMipmapLevelClamp;
+	int disableTrilinearOptimization;
+	int seamlessCubemap;
+};
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+						   enum cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t *array,
+			    const struct cudaChannelFormatDesc *desc,
+			    size_t width, size_t height, unsigned int flags);
+cudaError_t cudaMalloc3DArray(cudaArray_t *array,
+			      const struct cudaChannelFormatDesc *desc,
+			      struct cudaExtent extent, unsigned int flags);
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,
+			     struct cudaExtent *extent, unsigned int *flags,
+			     cudaArray_t array);
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc,
+			       cudaArray_const_t array);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset,
+				size_t hOffset, const void *src, size_t spitch,
+				size_t width, size_t height,
+				enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
+				     size_t hOffset, const void *src,
+				     size_t spitch, size_t width, size_t height,
+				     enum cudaMemcpyKind kind,
+				     cudaStream_t stream);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch,
+				  cudaArray_const_t src, size_t wOffset,
+				  size_t hOffset, size_t width, size_t height,
+				  enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
+				       cudaArray_const_t src, size_t wOffset,
+				       size_t hOffset, size_t width,
+				       size_t height, enum cudaMemcpyKind kind,
+				       cudaStream_t stream);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+			      const void *src, size_t count,
+			      enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src,
+				size_t wOffset, size_t hOffset, size_t count,
+				enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
+			      cudaStream_t stream);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+				    const struct cudaResourceDesc *pResDesc,
+				    const struct cudaTextureDesc *pTexDesc,
+				    const struct cudaResourceViewDesc *pResViewDesc);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+					     cudaTextureObject_t texObject);
+typedef unsigned long long cudaSurfaceObject_t;
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+				    const struct cudaResourceDesc *pResDesc);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+					     cudaSurfaceObject_t surfObject);
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+					    cudaTextureObject_t texObject);
 
 #endif

@@ -5,6 +5,7 @@
  * launch that could reach them fails with a message naming them. */
 #include "ptx_int.h"
 #include "tensor.h"
+#include "texture.h"
 
 #include "mbarrier.h"
 
@@ -1914,6 +1915,57 @@ bad:
 	unsupported(d, why);
 }
 
+/* ---- textures ---- */
+
+/* tex, txq, suld and sust: the values (destinations, or the sources of a
+ * sust), the texture or surface object and the coordinates are flattened
+ * here, and texture.c works out what they mean. */
+static void dec_tex(struct dctx *d)
+{
+	struct simt_tex_operands t;
+	struct simt_insn *in = emit(d);
+	const struct ptx_rop *dv, *a, *c;
+	const char *why = "operands not understood";
+	bool store = base_is(d, "sust");
+	int j;
+
+	memset(&t, 0, sizeof t);
+	if (d->nops > 2) {
+		why = "texture fetches with a level, gradients, an offset or a "
+		      "depth comparison are not emulated";
+		goto bad;
+	}
+	if (d->nops != 2 || d->ops[store ? 0 : 1].kind != RO_ADDR)
+		goto bad;
+	dv = &d->ops[store ? 1 : 0];
+	a = &d->ops[store ? 0 : 1];
+	t.ndst = dv->kind == RO_VEC ? dv->nelem : 1;
+	if (t.ndst > 4)
+		goto bad;
+	for (j = 0; j < t.ndst; j++) {
+		const struct ptx_rop *e = dv->kind == RO_VEC ? &dv->elem[j] : dv;
+
+		if (store ? !src(d, e, ST_B64, &t.dst[j]) : !dst(e, &t.dst[j]))
+			goto bad;
+	}
+	if (a->elem[0].kind != RO_REG || !src(d, &a->elem[0], ST_U64, &t.handle))
+		goto bad;
+	c = a->nelem > 1 ? &a->elem[1] : NULL;
+	t.ncoord = !c ? 0 : c->kind == RO_VEC ? c->nelem : 1;
+	if (t.ncoord > 4)
+		goto bad;
+	for (j = 0; j < t.ncoord; j++)
+		if (!src(d, c->kind == RO_VEC ? &c->elem[j] : c, ST_B32,
+			 &t.coord[j]))
+			goto bad;
+	why = simt_tex_decode(d->ps, in, d->op, d->oplen, &t);
+	if (!why)
+		return;
+bad:
+	d->ps->mod->ncode--;
+	unsupported(d, why);
+}
+
 /* ---- dispatch ---- */
 
 static const char *const tensor_ops[] = {
@@ -1922,8 +1974,8 @@ static const char *const tensor_ops[] = {
 static const char *const async_ops[] = {
 	"st.async", "red.async", "tensormap", "multimem",
 	"clusterlaunchcontrol", NULL};
-static const char *const tex_ops[] = {"tex", "tld4", "txq", "suld", "sust",
-				      "sured", "suq", "istypep", NULL};
+static const char *const tex_ops[] = {"tld4", "sured", "suq", "istypep",
+				      NULL};
 
 static bool in_list(const struct dctx *d, const char *const *list)
 {
@@ -2120,8 +2172,12 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 	else if (in_list(&d, async_ops))
 		unsupported(&d, "asynchronous copies and memory barriers are not "
 			    "emulated");
+	else if (base_is(&d, "tex") || base_is(&d, "txq") ||
+		 base_is(&d, "suld") || base_is(&d, "sust"))
+		dec_tex(&d);
 	else if (in_list(&d, tex_ops))
-		unsupported(&d, "textures and surfaces are not emulated");
+		unsupported(&d, "this texture or surface instruction is not "
+			    "emulated");
 	else
 		unsupported(&d, NULL);
 }

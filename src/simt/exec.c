@@ -16,6 +16,7 @@
 
 #include "alu.h"
 #include "tensor.h"
+#include "texture.h"
 #include "mbarrier.h"
 
 #include <math.h>
@@ -2521,6 +2522,8 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 	case OP_TENSOR_LANE:
 		simt_tensor_lane(in, bases, ex);
 		return 1;
+	case OP_TEX:
+		return simt_tex_exec(bc, w, in, bases, ex) ? 1 : -1;
 	case OP_CP_ASYNC:
 		return exec_cp_async(bc, w, in, bases, ex) ? 1 : -1;
 	case OP_MBAR:

@@ -776,6 +776,17 @@ static void parse_address(struct ptx_parser *ps, struct ptx_rop *r)
 		v = (int64_t)expect_int(ps);
 		r->off += minus ? -v : v;
 	}
+	if (is_punct(ps, ',')) {
+		/* [texture, {coordinates}]: the coordinates become elem[1] */
+		struct ptx_rop *two = rop_alloc(ps, 2);
+
+		next(ps);
+		two[0] = *base;
+		memset(&two[1], 0, sizeof two[1]);
+		parse_operand(ps, &two[1]);
+		r->elem = two;
+		r->nelem = 2;
+	}
 	expect_punct(ps, ']');
 }
 
