@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 enum item_status { ITEM_UNREAD, ITEM_READING, ITEM_DONE };
 
@@ -90,9 +90,14 @@ int store_attempts(struct store *st, const char *ex, size_t max,
 		   struct attempt **out, size_t *n);
 void store_attempts_free(struct attempt *a, size_t n);
 
-/* Quiz answers, keyed by lesson and the quiz's index in the lesson. */
-int store_quiz_answer(struct store *st, const char *lesson, int quiz, int choice, int correct);
-/* *choice = -1 when never answered. */
-int store_quiz_get(struct store *st, const char *lesson, int quiz, int *choice, int *correct);
+/* Quiz answers, keyed by lesson and the quiz's index in the lesson; each
+ * keeps the question it answered (NULL: none). */
+int store_quiz_answer(struct store *st, const char *lesson, int quiz, const char *question,
+		      int choice, int correct);
+/* *choice = -1 when never answered, or when the answer at that index was
+ * given to another question (the lesson changed since).  A NULL question,
+ * or an answer stored without one, skips that comparison. */
+int store_quiz_get(struct store *st, const char *lesson, int quiz, const char *question,
+		   int *choice, int *correct);
 
 #endif

@@ -67,6 +67,10 @@ static const char *const migrations[] = {
 	" correct INTEGER NOT NULL CHECK (correct IN (0, 1)),"
 	" at INTEGER NOT NULL,"
 	" PRIMARY KEY (lesson, quiz));",
+	/* 1 -> 2: each answer keeps the question it answered, so that an
+	 * answer stored at a quiz's index is not shown on a different quiz
+	 * after the lesson is edited.  Older answers have none (NULL). */
+	"ALTER TABLE quiz_answer ADD COLUMN question TEXT;",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -133,9 +137,9 @@ static const char *const stmt_sql[S_COUNT] = {
 		       " source_hash, median_ms, result_json FROM attempt"
 		       " WHERE exercise = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
 	[S_QUIZ_SET] = "INSERT OR REPLACE INTO quiz_answer"
-		       " (lesson, quiz, choice, correct, at)"
-		       " VALUES (?1, ?2, ?3, ?4, ?5)",
-	[S_QUIZ_GET] = "SELECT choice, correct FROM quiz_answer"
+		       " (lesson, quiz, choice, correct, at, question)"
+		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[S_QUIZ_GET] = "SELECT choice, correct, question FROM quiz_answer"
 		       " WHERE lesson = ?1 AND quiz = ?2",
 };
 
@@ -1025,7 +1029,8 @@ void store_attempts_free(struct attempt *a, size_t n)
 
 /* --- quizzes ---------------------------------------------------------- */
 
-int store_quiz_answer(struct store *st, const char *lesson, int quiz, int choice, int correct)
+int store_quiz_answer(struct store *st, const char *lesson, int quiz, const char *question,
+		      int choice, int correct)
 {
 	int rc;
 
@@ -1046,13 +1051,16 @@ int store_quiz_answer(struct store *st, const char *lesson, int quiz, int choice
 		bind_int(st, S_QUIZ_SET, 3, choice);
 		bind_int(st, S_QUIZ_SET, 4, correct != 0);
 		bind_int(st, S_QUIZ_SET, 5, now());
+		bind_text(st, S_QUIZ_SET, 6, question);
 		rc = run(st, S_QUIZ_SET);
 	}
 	return tx_end(st, rc);
 }
 
-int store_quiz_get(struct store *st, const char *lesson, int quiz, int *choice, int *correct)
+int store_quiz_get(struct store *st, const char *lesson, int quiz, const char *question,
+		   int *choice, int *correct)
 {
+	const unsigned char *asked;
 	int rc;
 
 	*choice = -1;
@@ -1064,8 +1072,11 @@ int store_quiz_get(struct store *st, const char *lesson, int quiz, int *choice, 
 	rc = fetch(st, S_QUIZ_GET);
 	if (rc <= 0)
 		return rc;
-	*choice = sqlite3_column_int(st->stmt[S_QUIZ_GET], 0);
-	*correct = sqlite3_column_int(st->stmt[S_QUIZ_GET], 1);
+	asked = sqlite3_column_text(st->stmt[S_QUIZ_GET], 2);
+	if (!question || !asked || strcmp((const char *)asked, question) == 0) {
+		*choice = sqlite3_column_int(st->stmt[S_QUIZ_GET], 0);
+		*correct = sqlite3_column_int(st->stmt[S_QUIZ_GET], 1);
+	}
 	finish(st, S_QUIZ_GET);
 	return 0;
 }

@@ -256,7 +256,8 @@ static void load_answers(struct tui *t, struct reader *r)
 		int choice = -1, correct = 0;
 
 		if (r->lesson && t->cfg->st)
-			store_quiz_get(t->cfg->st, r->lesson->id, q, &choice, &correct);
+			store_quiz_get(t->cfg->st, r->lesson->id, q, doc_quiz_get(r->doc, q)->question,
+				       &choice, &correct);
 		r->answers[q] = choice;
 	}
 }
@@ -579,7 +580,8 @@ static void answer_quiz(struct tui *t, struct reader *r, int choice)
 	}
 	r->answers[q] = choice;
 	if (r->lesson && t->cfg->st &&
-	    store_quiz_answer(t->cfg->st, r->lesson->id, q, choice, quiz->choices[choice].correct) != 0)
+	    store_quiz_answer(t->cfg->st, r->lesson->id, q, quiz->question, choice,
+			      quiz->choices[choice].correct) != 0)
 		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
 	else
 		tui_flash(t, quiz->choices[choice].correct ? "right" : "not quite: see the explanation");

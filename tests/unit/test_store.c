@@ -210,7 +210,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	cr_assert_str_eq(store_path(st), db);
 	cr_assert_eq(perm_bits(home), 0700u);
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 1);
+	cr_assert_eq(store_schema_version(st), 2);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	/* While open in WAL mode the side files exist; they must not be
 	 * readable by others either. */
@@ -220,7 +220,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	store_close(st);
 
 	sqlite3 *raw = raw_open(db);
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 1);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
 	sqlite3_close(raw);
 	free(home);
 	free(db);
@@ -528,34 +528,48 @@ Test(store, quiz_answers)
 	struct store *st = open_ok(home);
 	int choice = 5, correct = 5;
 
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
 	cr_assert_eq(choice, -1);
 
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, 2, 1), 0);
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 1, 0, 0), 0);
-	cr_assert_eq(store_quiz_answer(st, "other", 0, 3, 0), 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", 2, 1), 0);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 1, "Q1", 0, 0), 0);
+	cr_assert_eq(store_quiz_answer(st, "other", 0, "Q0", 3, 0), 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
 	cr_assert_eq(choice, 2);
 	cr_assert_eq(correct, 1);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 1, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 1, "Q1", &choice, &correct), 0);
 	cr_assert_eq(choice, 0);
 	cr_assert_eq(correct, 0);
-	cr_assert_eq(store_quiz_get(st, "other", 0, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_get(st, "other", 0, "Q0", &choice, &correct), 0);
 	cr_assert_eq(choice, 3);
 	cr_assert_eq(correct, 0);
-	cr_assert_eq(store_quiz_get(st, "other", 1, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_get(st, "other", 1, "Q1", &choice, &correct), 0);
 	cr_assert_eq(choice, -1);
 
 	/* A second answer replaces the first; any non-zero counts as correct. */
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, 1, 7), 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", 1, 7), 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
 	cr_assert_eq(choice, 1);
 	cr_assert_eq(correct, 1);
 
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", -1, 0, 0), -1);
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, -2, 0), -1);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", -1, "Q0", 0, 0), -1);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", -2, 0), -1);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
 	cr_assert_eq(choice, 1);
+
+	/* The lesson changed: another question now sits at index 0, and the
+	 * answer given to the old one is not shown on it.  A NULL question
+	 * skips the comparison. */
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "A new question", &choice, &correct), 0);
+	cr_assert_eq(choice, -1);
+	cr_assert_eq(correct, 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, NULL, &choice, &correct), 0);
+	cr_assert_eq(choice, 1);
+	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "A new question", 0, 0), 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "A new question", &choice, &correct), 0);
+	cr_assert_eq(choice, 0);
+	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
+	cr_assert_eq(choice, -1);
 	store_close(st);
 	free(home);
 }
@@ -576,7 +590,7 @@ Test(store, persists_across_reopen)
 	cr_assert_eq(store_lesson_complete(st, "intro"), 0);
 	cr_assert_eq(store_hint_seen(st, "saxpy", &seen), 0);
 	add_attempt(st, "saxpy", "pass", 0.75, 1234, "beef");
-	cr_assert_eq(store_quiz_answer(st, "intro", 4, 1, 1), 0);
+	cr_assert_eq(store_quiz_answer(st, "intro", 4, "Why?", 1, 1), 0);
 	store_close(st);
 
 	st = open_ok(home);
@@ -596,7 +610,7 @@ Test(store, persists_across_reopen)
 	cr_assert_eq(list[0].at, 1234);
 	cr_assert_str_eq(list[0].source_hash, "beef");
 	store_attempts_free(list, n);
-	cr_assert_eq(store_quiz_get(st, "intro", 4, &choice, &correct), 0);
+	cr_assert_eq(store_quiz_get(st, "intro", 4, "Why?", &choice, &correct), 0);
 	cr_assert_eq(choice, 1);
 	cr_assert_eq(correct, 1);
 	store_close(st);
@@ -605,7 +619,7 @@ Test(store, persists_across_reopen)
 
 /* --- migrations ------------------------------------------------------- */
 
-static void assert_v1_tables(const char *db)
+static void assert_tables(const char *db)
 {
 	sqlite3 *raw = raw_open(db);
 	char *names = raw_dump(raw, "SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -613,7 +627,7 @@ static void assert_v1_tables(const char *db)
 			       " 'quiz_answer') ORDER BY name");
 
 	cr_assert_str_eq(names, "attempt\nexercise\nitem\nlesson\nquiz_answer\n");
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 1);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
 	free(names);
 	sqlite3_close(raw);
 }
@@ -626,11 +640,11 @@ Test(store, migrates_empty_file)
 	cr_assert_eq(mkdir(home, 0700), 0);
 	write_bytes(db, "", 0, 0600);
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 1);
+	cr_assert_eq(store_schema_version(st), 2);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
 	store_close(st);
-	assert_v1_tables(db);
+	assert_tables(db);
 	free(db);
 	free(home);
 }
@@ -647,10 +661,10 @@ Test(store, migrates_version_0_database)
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 1);
+	cr_assert_eq(store_schema_version(st), 2);
 	add_attempt(st, "e", "pass", 2, 0, "h");
 	store_close(st);
-	assert_v1_tables(db);
+	assert_tables(db);
 	raw = raw_open(db);
 	char *kept = raw_text(raw, "SELECT x FROM unrelated");
 	cr_assert_str_eq(kept, "kept");
@@ -729,7 +743,7 @@ static const char v1_rows[] =
 	" 'bb', 1.25, '{}');"
 	"INSERT INTO quiz_answer VALUES ('l1', 0, 2, 1, 1700000030);";
 
-Test(store, version_1_database_reopens_unchanged)
+Test(store, version_1_database_migrates_keeping_every_row)
 {
 	char *home = tpath("home");
 	char *db = tpath("home/progress.db");
@@ -744,11 +758,11 @@ Test(store, version_1_database_reopens_unchanged)
 	raw_exec(raw, v1_schema);
 	raw_exec(raw, v1_rows);
 	char *schema_before = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				       " ORDER BY name");
+				       " WHERE name <> 'quiz_answer' ORDER BY name");
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 1);
+	cr_assert_eq(store_schema_version(st), 2);
 	assert_item(st, "x", ITEM_DONE);
 	assert_item(st, "y", ITEM_READING);
 	cr_assert_eq(store_lesson_get(st, "l1", &ls), 0);
@@ -767,7 +781,8 @@ Test(store, version_1_database_reopens_unchanged)
 	cr_assert_eq(list[1].id, 1);
 	cr_assert_lt(list[1].median_ms, 0);
 	store_attempts_free(list, n);
-	cr_assert_eq(store_quiz_get(st, "l1", 0, &choice, &correct), 0);
+	/* An answer from before questions were kept holds for any question. */
+	cr_assert_eq(store_quiz_get(st, "l1", 0, "Whatever is there now", &choice, &correct), 0);
 	cr_assert_eq(choice, 2);
 	cr_assert_eq(correct, 1);
 	add_attempt(st, "e", "pass", 1.0, 1700000040, "cc");
@@ -776,14 +791,22 @@ Test(store, version_1_database_reopens_unchanged)
 	cr_assert_eq(es.attempts, 3);
 	store_close(st);
 
+	/* Only quiz_answer changed: it gained the question column. */
 	raw = raw_open(db);
 	char *schema_after = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				      " ORDER BY name");
+				      " WHERE name <> 'quiz_answer' ORDER BY name");
+	char *cols = raw_dump(raw, "SELECT name FROM pragma_table_info('quiz_answer')");
+	char *rows = raw_dump(raw, "SELECT lesson, quiz, choice, correct, at,"
+			      " question IS NULL FROM quiz_answer");
 	cr_assert_str_eq(schema_after, schema_before);
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 1);
+	cr_assert_str_eq(cols, "lesson\nquiz\nchoice\ncorrect\nat\nquestion\n");
+	cr_assert_str_eq(rows, "l1|0|2|1|1700000030|1\n");
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
 	sqlite3_close(raw);
 	free(schema_before);
 	free(schema_after);
+	free(cols);
+	free(rows);
 	free(db);
 	free(home);
 }
@@ -970,7 +993,7 @@ static void check_recovery(const char *home, const char *bytes, size_t len)
 	cr_assert_eq(memcmp(kept, bytes, len), 0);
 
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 1);
+	cr_assert_eq(store_schema_version(st), 2);
 	assert_item(st, "x", ITEM_UNREAD);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
