@@ -25,6 +25,7 @@
  * nothing can change it any more.  Other endless waits are stopped by the
  * instruction budget. */
 #include "exec.h"
+#include "hazard.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -325,13 +326,15 @@ void simt_coop_run(struct launch_state *L, int part, int nparts)
 	sh = share_of(part, n);
 	for (k = 0, b = (uint64_t)part; k < n; k++, b += (uint64_t)nparts) {
 		simt_ctx_prepare(&sh->ctx[k], L);
-		sh->ctx[k].slice_cut = SIMT_SLICE - COOP_SLICE;
-		simt_block_begin(&sh->ctx[k], b);
+		if (L->slice > COOP_SLICE)
+			sh->ctx[k].slice_cut = SIMT_SLICE - COOP_SLICE;
+		simt_block_begin(&sh->ctx[k], simt_block_order(L, b));
 		sh->live[k] = k;
 	}
 	round_robin(L, part, nparts, sh->ctx, sh->live, n);
 	atomic_store(&sh->idle, true);
 	for (k = 0; k < n; k++) {
+		simt_hz_block_end(&sh->ctx[k]);
 		simt_block_output(&sh->ctx[k]);
 		simt_ctx_add_counts(&sh->ctx[k]);
 	}

@@ -1235,6 +1235,24 @@ static bool mem_addr(struct dctx *d, struct simt_insn *in,
 	return false;
 }
 
+/* Memory semantics of ld, st, atom and red (MSEM_*). */
+static uint8_t mem_sem(const struct dctx *d, bool atomic)
+{
+	uint8_t sem = atomic ? MSEM_STRONG : 0;
+
+	if (has(d, "volatile") || has(d, "relaxed") || has(d, "mmio"))
+		sem |= MSEM_STRONG;
+	if (has(d, "acquire"))
+		sem |= MSEM_STRONG | MSEM_ACQ;
+	if (has(d, "release"))
+		sem |= MSEM_STRONG | MSEM_REL;
+	if (has(d, "acq_rel"))
+		sem |= MSEM_STRONG | MSEM_ACQ | MSEM_REL;
+	if (has(d, "cta"))
+		sem |= MSEM_CTA;
+	return sem;
+}
+
 static int mem_type_ok(int t)
 {
 	return t != ST_NONE && t != ST_PRED && t != ST_B128 && t != ST_TF32;
@@ -1262,6 +1280,7 @@ static void dec_ldst(struct dctx *d, bool store)
 	in = emit(d);
 	in->op = store ? OP_ST : OP_LD;
 	in->type = (uint8_t)t;
+	in->sem = mem_sem(d, false);
 	in->space = (uint8_t)d->m.space;
 	in->vec = (uint8_t)vec;
 	if (!mem_addr(d, in, addr))
@@ -1310,6 +1329,7 @@ static void dec_atom(struct dctx *d, bool red)
 	in = emit(d);
 	in->op = OP_ATOM;
 	in->type = (uint8_t)t;
+	in->sem = mem_sem(d, true);
 	in->sub = (uint8_t)atom_subs[k];
 	in->space = (uint8_t)d->m.space;
 	if (!red) {
@@ -1637,17 +1657,30 @@ static void dec_mbarrier(struct dctx *d, bool cp)
 	}
 }
 
-/* cp.async (non-bulk): runs as a synchronous copy, so commit and wait
- * have nothing left to do.  dst is the memory operand; the source base
+/* cp.async (non-bulk): runs as a synchronous copy; commit and wait only
+ * tell the hazard checker when the copies count as done.  dst is the
+ * memory operand; the source base
  * goes in o[0] with its offset in o[1], the sizes in o[2] and o[3]. */
 static void dec_cp_async(struct dctx *d)
 {
 	struct simt_insn *in;
 	const struct ptx_rop *from;
 
-	if (has(d, "commit_group") || has(d, "wait_group") || has(d, "wait_all")) {
+	if (has(d, "commit_group")) {
 		in = emit(d);
-		in->op = OP_NOP;
+		in->op = OP_CP_COMMIT;
+		return;
+	}
+	if (has(d, "wait_group") || has(d, "wait_all")) {
+		in = emit(d);
+		in->op = OP_CP_WAIT;
+		in->sub = has(d, "wait_all");
+		if (!in->sub && (d->nops != 1 || d->ops[0].kind != RO_INT)) {
+			d->ps->mod->ncode--;
+			bad_operands(d);
+			return;
+		}
+		in->imm = in->sub ? 0 : (int64_t)d->ops[0].ival;
 		return;
 	}
 	if (has(d, "mbarrier") && !has(d, "bulk")) {
@@ -1707,6 +1740,8 @@ static void dec_bar(struct dctx *d)
 		return;
 	}
 	in = emit(d);
+	if (base_is(d, "bar") || has(d, "aligned"))
+		in->sem = MSEM_ALIGNED;
 	if (red) {
 		static const char *const rops[] = {"popc", "and", "or", NULL};
 		int k = which(d, rops);
@@ -2083,6 +2118,18 @@ static bool dec_flow(struct dctx *d)
 	} else if (base_is(d, "membar") || base_is(d, "fence")) {
 		in = emit(d);
 		in->op = OP_MEMBAR;
+		/* proxy and mbarrier_init fences order nothing simt tracks */
+		if (has(d, "proxy") || has(d, "mbarrier_init") ||
+		    has(d, "op_restrict"))
+			in->op = OP_NOP;
+		else if (has(d, "acquire"))
+			in->sem = MSEM_ACQ;
+		else if (has(d, "release"))
+			in->sem = MSEM_REL;
+		else
+			in->sem = MSEM_ACQ | MSEM_REL;
+		if (has(d, "cta"))
+			in->sem |= MSEM_CTA;
 	} else if (base_is(d, "nanosleep") || base_is(d, "pmevent") ||
 		   base_is(d, "griddepcontrol") || base_is(d, "discard") ||
 		   base_is(d, "applypriority") || base_is(d, "prefetch") ||

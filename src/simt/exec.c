@@ -18,6 +18,7 @@
 #include "tensor.h"
 #include "texture.h"
 #include "mbarrier.h"
+#include "hazard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +188,8 @@ static void release_warp_bar(struct warp *w, uint32_t lanes)
 
 /* Lets lanes waiting at a warp-synchronous instruction go on once every
  * lane their member mask names has arrived or exited. */
-static void wake_sync(const struct simt_module *mod, struct warp *w)
+static void wake_sync(struct block_ctx *bc, const struct simt_module *mod,
+		      struct warp *w)
 {
 	uint32_t left = w->sync_wait;
 
@@ -204,8 +206,11 @@ static void wake_sync(const struct simt_module *mod, struct warp *w)
 
 			need = sync_mask_of(mod, w, pc, first) & w->exist &
 			       ~w->exited;
-			if ((need & ~bar) == 0)
+			if ((need & ~bar) == 0) {
+				if (bc->hz)
+					simt_hz_warp_sync(bc, w, bar);
 				release_warp_bar(w, bar);
+			}
 			continue;
 		}
 		w->sync_wait &= ~sync_ready_lanes(mod, w, pc, group);
@@ -213,7 +218,8 @@ static void wake_sync(const struct simt_module *mod, struct warp *w)
 }
 
 /* Chooses the next group; returns false if no lane can run. */
-static bool pick(const struct simt_module *mod, struct warp *w)
+static bool pick(struct block_ctx *bc, const struct simt_module *mod,
+		 struct warp *w)
 {
 	uint32_t run = w->exist & ~w->exited & ~w->bar_wait & ~w->sync_wait;
 	uint32_t bpc = UINT32_MAX, bfi = 0, bdepth = 0, group = 0;
@@ -221,7 +227,7 @@ static bool pick(const struct simt_module *mod, struct warp *w)
 	bool first = true;
 
 	if (!run && w->sync_wait) {
-		wake_sync(mod, w);
+		wake_sync(bc, mod, w);
 		run = w->exist & ~w->exited & ~w->bar_wait & ~w->sync_wait;
 	}
 	w->mask = 0;
@@ -322,6 +328,21 @@ static const char *acc_name(int acc)
 	return acc == ACC_READ ? "read" : acc == ACC_WRITE ? "write" : "atomic";
 }
 
+/* Puts an allocation at the front of the cache (the fast paths check only
+ * entry 0), moving entries 0..i-1 down over entry i. */
+static void cache_front(struct alloc_cache *c, int i, uint64_t lo,
+			uint64_t size, struct hz_word *shadow, uint8_t *init)
+{
+	memmove(&c->lo[1], &c->lo[0], (size_t)i * sizeof c->lo[0]);
+	memmove(&c->size[1], &c->size[0], (size_t)i * sizeof c->size[0]);
+	memmove(&c->shadow[1], &c->shadow[0], (size_t)i * sizeof c->shadow[0]);
+	memmove(&c->init[1], &c->init[0], (size_t)i * sizeof c->init[0]);
+	c->lo[0] = lo;
+	c->size[0] = size;
+	c->shadow[0] = shadow;
+	c->init[0] = init;
+}
+
 /* Host pointer for n bytes at global address a, or NULL after a fault. */
 static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 			   unsigned lane, const struct simt_insn *in,
@@ -334,22 +355,15 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 
 	for (i = 0; i < 4; i++) {
 		if (a - c->lo[i] < c->size[i] && c->size[i] - (a - c->lo[i]) >= n) {
-			uint64_t lo = c->lo[i], size = c->size[i];
-
-			/* move to the front: the fast paths check only entry 0 */
-			memmove(&c->lo[1], &c->lo[0], (size_t)i * sizeof c->lo[0]);
-			memmove(&c->size[1], &c->size[0], (size_t)i * sizeof c->size[0]);
-			c->lo[0] = lo;
-			c->size[0] = size;
+			if (i)
+				cache_front(c, i, c->lo[i], c->size[i], c->shadow[i],
+					    c->init[i]);
 			return (uint8_t *)(uintptr_t)a;
 		}
 	}
 	al = simt_mem_find(a, n);
 	if (al) {
-		memmove(&c->lo[1], &c->lo[0], 3 * sizeof c->lo[0]);
-		memmove(&c->size[1], &c->size[0], 3 * sizeof c->size[0]);
-		c->lo[0] = al->base;
-		c->size[0] = al->size;
+		cache_front(c, 3, al->base, al->size, al->shadow, al->init);
 		return (uint8_t *)(uintptr_t)a;
 	}
 	char what[32];
@@ -685,6 +699,35 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 	return true;
 }
 
+/* A load with hazard checks: every lane reads, then the lanes' accesses
+ * are checked together. */
+static bool ld_checked(struct block_ctx *bc, struct warp *w,
+		       const struct simt_insn *in, uint64_t *const *bases,
+		       uint32_t ex)
+{
+	int size = simt_type_size(in->type), vec = in->vec, k;
+	bool sgn = simt_type_signed(in->type);
+	uint32_t n = (uint32_t)(size * vec);
+	uint64_t addr[32];
+	uint8_t *ptr[32];
+
+	FOR_LANES(ex, {
+		uint64_t a = lane_address(in, bases, w, l);
+		const uint8_t *p = resolve(bc, w, l, in, in->space, a, n, n, ACC_READ);
+
+		if (!p)
+			return false;
+		addr[l] = a;
+		ptr[l] = (uint8_t *)p;
+		for (k = 0; k < vec; k++)
+			R(in->o[k])[l] = load_bytes(p + k * size, size, sgn);
+	});
+	simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0);
+	if (simt_counters_on)
+		count_access(bc, in, addr, ex, n, false);
+	return true;
+}
+
 static bool exec_ld(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex)
@@ -694,14 +737,16 @@ static bool exec_ld(struct block_ctx *bc, struct warp *w,
 	uint32_t n = (uint32_t)(size * vec);
 	uint64_t addr[32];
 
-	if (in->am == AM_REG && fast_space(in->space) && !bc->L->racecheck) {
+	if (bc->hz && in->am != AM_PARAM && in->am != AM_KPARAM)
+		return ld_checked(bc, w, in, bases, ex);
+	if (in->am == AM_REG && fast_space(in->space)) {
 		if (!ld_fast(bc, w, in, bases, ex, addr))
 			return false;
 		if (simt_counters_on)
 			count_access(bc, in, addr, ex, n, false);
 		return true;
 	}
-	if ((in->am == AM_SHVAR || in->am == AM_ABS) && !bc->L->racecheck) {
+	if (in->am == AM_SHVAR || in->am == AM_ABS) {
 		/* every lane reads the same address: read once */
 		unsigned l0 = (unsigned)__builtin_ctz(ex);
 		const uint8_t *p = resolve(bc, w, l0, in, in->space,
@@ -751,15 +796,101 @@ static bool exec_ld(struct block_ctx *bc, struct warp *w,
 		if (!p)
 			return false;
 		addr[l] = a;
-		if (bc->L->racecheck && p >= bc->shared &&
-		    p < bc->shared + bc->L->shared_size)
-			simt_race_access(bc, w, l, in, (uint64_t)(p - bc->shared), n,
-					 false);
 		for (k = 0; k < vec; k++)
 			R(in->o[k])[l] = load_bytes(p + k * size, size, sgn);
 	});
 	if (simt_counters_on)
 		count_access(bc, in, addr, ex, n, false);
+	return true;
+}
+
+/* Whether the lanes' pointers are all different (the common case of
+ * addresses rising with the lane is seen at once). */
+static bool lanes_distinct(uint8_t *const *ptr, uint32_t ex)
+{
+	uint8_t *prev = NULL;
+	bool rising = true;
+
+	FOR_LANES(ex, {
+		if (prev && ptr[l] <= prev)
+			rising = false;
+		prev = ptr[l];
+	});
+	if (rising)
+		return true;
+	FOR_LANES(ex, {
+		uint32_t below = ex & ((1u << l) - 1);
+
+		while (below) {
+			unsigned m = (unsigned)__builtin_ctz(below);
+
+			below &= below - 1;
+			if (ptr[m] == ptr[l])
+				return false;
+		}
+	});
+	return true;
+}
+
+/* A store with hazard checks: every lane's address is resolved first,
+ * lanes of the instruction that store to one address are looked at
+ * together (one value: recorded once; different values: a race among
+ * them), then the accesses are checked and the bytes stored in lane
+ * order. */
+static bool st_checked(struct block_ctx *bc, struct warp *w,
+		       const struct simt_insn *in, uint64_t *const *bases,
+		       uint32_t ex)
+{
+	int size = simt_type_size(in->type), vec = in->vec, k;
+	uint32_t n = (uint32_t)(size * vec), check = ex, coll = 0;
+	uint64_t addr[32];
+	uint8_t *ptr[32];
+	uint8_t val[32][32];
+
+	FOR_LANES(ex, {
+		uint64_t a = lane_address(in, bases, w, l);
+		uint8_t *p = resolve(bc, w, l, in, in->space, a, n, n, ACC_WRITE);
+
+		if (!p)
+			return false;
+		addr[l] = a;
+		ptr[l] = p;
+		for (k = 0; k < vec; k++)
+			store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
+	});
+	if (!lanes_distinct(ptr, ex)) {
+		uint32_t left = ex;
+
+		while (left) {
+			unsigned f = (unsigned)__builtin_ctz(left), last = f;
+			uint32_t group = 0;
+			bool same = true;
+
+			FOR_LANES(left, if (ptr[l] == ptr[f]) {
+				group |= 1u << l;
+				if (memcmp(val[l], val[f], n) != 0 && same) {
+					same = false;
+					simt_hz_same_address(bc, w, in, f, l, ptr[f]);
+				}
+				last = l;
+			});
+			left &= ~group;
+			if (group == 1u << f)
+				continue;
+			check &= ~group;
+			if (same) {
+				check |= 1u << f;
+				coll |= 1u << f;
+			} else {
+				check |= 1u << last;
+			}
+		}
+	}
+	simt_hz_warp_access(bc, w, in, check, ptr, n, HZ_WRITE,
+			    (const uint8_t (*)[32])val, coll);
+	FOR_LANES(ex, memcpy(ptr[l], val[l], n));
+	if (simt_counters_on)
+		count_access(bc, in, addr, ex, n, true);
 	return true;
 }
 
@@ -771,7 +902,9 @@ static bool exec_st(struct block_ctx *bc, struct warp *w,
 	uint32_t n = (uint32_t)(size * vec);
 	uint64_t addr[32];
 
-	if (in->am == AM_REG && fast_space(in->space) && !bc->L->racecheck) {
+	if (bc->hz && in->am != AM_PARAM && in->am != AM_KPARAM)
+		return st_checked(bc, w, in, bases, ex);
+	if (in->am == AM_REG && fast_space(in->space)) {
 		if (!st_fast(bc, w, in, bases, ex, addr))
 			return false;
 		if (simt_counters_on)
@@ -800,10 +933,6 @@ static bool exec_st(struct block_ctx *bc, struct warp *w,
 		if (!p)
 			return false;
 		addr[l] = a;
-		if (bc->L->racecheck && p >= bc->shared &&
-		    p < bc->shared + bc->L->shared_size)
-			simt_race_access(bc, w, l, in, (uint64_t)(p - bc->shared), n,
-					 true);
 		for (k = 0; k < vec; k++)
 			store_bytes(p + k * size, size, R(in->o[k])[l]);
 	});
@@ -836,9 +965,14 @@ static bool exec_cp_async(struct block_ctx *bc, struct warp *w,
 			sp = resolve(bc, w, l, in, SS_GLOBAL, sa, sn, n, ACC_READ);
 			if (!sp)
 				return false;
+			if (bc->hz)
+				simt_hz_access(bc, w, l, in, (uint8_t *)sp, sn, HZ_READ,
+					       NULL);
 			memcpy(dp, sp, sn);
 		}
 		memset(dp + sn, 0, n - sn);
+		if (bc->hz)
+			simt_hz_async_copy(bc, w, l, in, (uint32_t)(dp - bc->shared), n);
 	});
 	return true;
 }
@@ -962,12 +1096,16 @@ static bool exec_atom(struct block_ctx *bc, struct warp *w,
 
 		if (!p)
 			return false;
+		if (bc->hz)
+			simt_hz_access(bc, w, l, in, p, (uint32_t)size, HZ_ATOMIC, NULL);
 		if (shared) {
 			old = load_bytes(p, size, false);
 			store_bytes(p, size, atom_new(in, old, B[l], C[l]));
 		} else {
 			old = atom_global(in, p, B[l], C[l]);
 		}
+		if (bc->hz)
+			simt_hz_atomic_done(bc, w, l, in, p);
 		if (in->o[0].kind != OK_NONE)
 			D[l] = sgn ? sext_to(old, size * 8) : old;
 	});
@@ -982,10 +1120,9 @@ uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
 	uint8_t *p = resolve(bc, w, lane, in, in->space, a, n, align,
 			     write ? ACC_WRITE : ACC_READ);
 
-	if (p && bc->L->racecheck && p >= bc->shared &&
-	    p < bc->shared + bc->L->shared_size)
-		simt_race_access(bc, w, lane, in, (uint64_t)(p - bc->shared), n,
-				 write);
+	if (p && bc->hz)
+		simt_hz_access(bc, w, lane, in, p, n, write ? HZ_WRITE : HZ_READ,
+			       NULL);
 	return p;
 }
 
@@ -1013,6 +1150,7 @@ static bool warp_sync_ready(const struct simt_module *mod, struct warp *w,
 		if ((need & ~w->mask) == 0)
 			return true;
 		if ((need & ~(w->mask | bar)) == 0) {
+			w->sync_extra |= bar;
 			release_warp_bar(w, bar);
 			return true;
 		}
@@ -1040,10 +1178,15 @@ static bool warp_sync_ready(const struct simt_module *mod, struct warp *w,
 	park(w, w->mask, w->pc);
 	w->sync_wait |= w->mask;
 	w->mask = 0;
+	if (!w->sync_waited) {
+		w->sync_waited = true;
+		w->sync_exited_at = w->exited;
+	}
 	return false;
 }
 
-static void exec_shfl(const struct simt_insn *in, uint64_t *const *bases,
+static void exec_shfl(struct block_ctx *bc, const struct warp *w,
+		      const struct simt_insn *in, uint64_t *const *bases,
 		      uint32_t ex)
 {
 	uint64_t src[32];
@@ -1081,6 +1224,8 @@ static void exec_shfl(const struct simt_insn *in, uint64_t *const *bases,
 		}
 		if (!ok)
 			j = (int32_t)l;
+		else if (bc->hz && !((w->exist & ~w->exited) >> (j & 31) & 1))
+			simt_hz_shfl_exited(bc, w, in, l, (unsigned)(j & 31));
 		D[l] = (uint32_t)src[j & 31];
 		if (ok)
 			pbits |= 1u << l;
@@ -1234,12 +1379,38 @@ static void exec_redux(const struct simt_insn *in, uint64_t *const *bases,
 
 /* ---- barriers ---- */
 
+/* At a release: the lanes of one warp must have waited at one aligned
+ * barrier instruction, not at two different ones. */
+static void check_bar_pcs(struct block_ctx *bc, uint32_t id)
+{
+	const struct simt_module *mod = bc->L->mod;
+	uint32_t wi;
+
+	for (wi = 0; wi < bc->L->nwarps; wi++) {
+		const struct warp *w = &bc->warps[wi];
+		uint32_t lanes = w->barmask[id], first, same = 0;
+
+		if (!lanes)
+			continue;
+		first = w->lane_pc[__builtin_ctz(lanes)];
+		FOR_LANES(lanes, if (w->lane_pc[l] == first) same |= 1u << l);
+		if (same != lanes && (mod->code[first].sem & MSEM_ALIGNED))
+			simt_hz_divergent_bar(bc, w, &mod->code[first], same,
+					      lanes & ~same,
+					      w->lane_pc[__builtin_ctz(lanes & ~same)]);
+	}
+}
+
 static void barrier_release(struct block_ctx *bc, uint32_t id)
 {
 	const struct simt_module *mod = bc->L->mod;
 	struct barrier *b = &bc->bars[id];
 	uint32_t wi;
 
+	if (bc->hz) {
+		simt_hz_bar_release(bc, id);
+		check_bar_pcs(bc, id);
+	}
 	for (wi = 0; wi < bc->L->nwarps; wi++) {
 		struct warp *w = &bc->warps[wi];
 		uint32_t lanes = w->barmask[id];
@@ -1269,7 +1440,6 @@ static void barrier_release(struct block_ctx *bc, uint32_t id)
 		w->bar_wait &= ~lanes;
 		w->barmask[id] = 0;
 	}
-	bc->epoch++;
 	b->arrived = 0;
 	b->expected = 0;
 	b->red_count = 0;
@@ -1334,6 +1504,8 @@ static bool bar_arrive(struct block_ctx *bc, struct warp *w,
 	}
 	b->arrived += popc(ex);
 	bc->counts.barriers++;
+	if (bc->hz)
+		simt_hz_bar_arrive(bc, w, ex, id);
 	if (wait) {
 		park(w, ex, w->pc);
 		w->barmask[id] |= ex;
@@ -1466,6 +1638,22 @@ static void exec_ret(struct warp *w, const struct simt_module *mod,
 
 static void exec_exit(struct block_ctx *bc, struct warp *w, uint32_t ex)
 {
+	if (bc->hz) {
+		uint32_t waiting = w->bar_wait & ~w->exited & ~ex;
+
+		simt_hz_exit(bc, w, ex);
+		if (waiting) {
+			const struct simt_insn *bar =
+				&bc->L->mod->code[w->lane_pc[__builtin_ctz(waiting)]];
+
+			/* lanes leave while others of the warp wait at an
+			 * aligned barrier: it is reached by part of the warp */
+			if ((bar->op == OP_BAR || bar->op == OP_BAR_RED) &&
+			    (bar->sem & MSEM_ALIGNED))
+				simt_hz_divergent_bar(bc, w, bar, waiting, ex,
+						      UINT32_MAX - 1);
+		}
+	}
 	w->exited |= ex;
 	bc->exited_threads += popc(ex);
 	lanes_leave_frames(w, ex);
@@ -1864,7 +2052,7 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		uint32_t ex;
 		int r;
 
-		if (!w->mask && !pick(mod, w))
+		if (!w->mask && !pick(bc, mod, w))
 			return;
 		/* A time slice: other warps (and other lanes of this one) get to
 		 * run, so spinning on another thread's store makes progress. */
@@ -1899,7 +2087,11 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		if (!ex && in->op != OP_BRA)
 			goto next;
 		switch (in->op) {
-		case OP_NOP: case OP_MEMBAR: case OP_NANOSLEEP: case OP_PREFETCH:
+		case OP_NOP: case OP_NANOSLEEP: case OP_PREFETCH:
+			break;
+		case OP_MEMBAR:
+			if (bc->hz)
+				simt_hz_fence(bc, w, ex, in);
 			break;
 		case OP_MOV: {
 			uint64_t *D = R(in->o[0]);
@@ -2140,6 +2332,47 @@ next:
 			park(w, w->mask, w->pc);
 			w->mask = 0;
 		}
+	}
+}
+
+/* Barrier misuse at an aligned barrier (__syncthreads()): lanes of the
+ * group whose guard is false skip the barrier the others wait at. */
+static void check_aligned_bar(struct block_ctx *bc, const struct warp *w,
+			      const struct simt_insn *in, uint32_t ex)
+{
+	uint32_t skip = w->mask & ~ex & w->exist & ~w->exited;
+
+	if (skip && ex)
+		simt_hz_divergent_bar(bc, w, in, ex, skip, UINT32_MAX);
+}
+
+/* Member masks of a warp-synchronous instruction: the executing lane must
+ * be in its own mask, and the lanes it names must not have gone on
+ * without it (exited while it waited for them). */
+static void check_members(struct block_ctx *bc, struct warp *w,
+			  const struct simt_insn *in, uint32_t ex,
+			  const uint64_t *M)
+{
+	uint32_t named = 0;
+
+	if (!ex)
+		return;
+	FOR_LANES(ex, {
+		uint32_t m = (uint32_t)M[l];
+
+		if (!(m >> l & 1)) {
+			simt_hz_not_member(bc, w, in, l, m);
+			return;
+		}
+		named |= m;
+	});
+	if (w->sync_waited) {
+		uint32_t missing = named & w->exist & w->exited & ~w->sync_exited_at;
+
+		if (missing)
+			simt_hz_never_reached(bc, w, in, (unsigned)__builtin_ctz(ex),
+					      (uint32_t)M[__builtin_ctz(ex)],
+					      missing);
 	}
 }
 
@@ -2467,6 +2700,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		uint32_t stay = w->mask & ~ex;
 		bool wait = in->op != OP_BAR_ARRIVE;
 
+		if (bc->hz && (in->sem & MSEM_ALIGNED))
+			check_aligned_bar(bc, w, in, ex);
+
 		if (stay)
 			park(w, stay, w->pc + 1);
 		if (!wait) {
@@ -2495,10 +2731,17 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 
 			ex = w->mask & (in->guard_neg ? ~p : p);
 		}
-		if (in->op == OP_BAR_WARP)
+		if (bc->hz && M && in->op != OP_TENSOR)
+			check_members(bc, w, in, ex, M);
+		w->sync_waited = false;
+		if (in->op == OP_BAR_WARP) {
 			w->synced++;
+			if (bc->hz)
+				simt_hz_warp_sync(bc, w, ex | w->sync_extra);
+		}
+		w->sync_extra = 0;
 		switch (in->op) {
-		case OP_SHFL: exec_shfl(in, bases, ex); break;
+		case OP_SHFL: exec_shfl(bc, w, in, bases, ex); break;
 		case OP_VOTE: exec_vote(in, bases, ex, M); break;
 		case OP_MATCH: exec_match(in, bases, ex, M); break;
 		case OP_REDUX: exec_redux(in, bases, ex, M); break;
@@ -2526,6 +2769,17 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		return simt_tex_exec(bc, w, in, bases, ex) ? 1 : -1;
 	case OP_CP_ASYNC:
 		return exec_cp_async(bc, w, in, bases, ex) ? 1 : -1;
+	case OP_CP_COMMIT:
+		if (bc->hz)
+			simt_hz_async_commit(bc, w, ex);
+		return 1;
+	case OP_CP_WAIT:
+		if (bc->hz) {
+			if (in->sub)
+				simt_hz_async_commit(bc, w, ex);
+			simt_hz_async_wait(bc, w, ex, (uint32_t)in->imm, in->sub);
+		}
+		return 1;
 	case OP_MBAR:
 		return simt_mbar_exec(bc, w, in, bases, ex);
 	case OP_VPRINTF:

@@ -61,6 +61,12 @@ struct warp {
 	 * which lanes, and the object's shared-memory offset. */
 	bool spun;
 	uint32_t spin_pc, spin_lanes, spin_off;
+	/* Hazard checking of warp-synchronous instructions: lanes released
+	 * from a bar.warp.sync wait together with the running group, and,
+	 * for a group that had to wait, the lanes exited when it began. */
+	uint32_t sync_extra;
+	uint32_t sync_exited_at;
+	bool sync_waited;
 };
 
 struct barrier {
@@ -75,7 +81,11 @@ struct launch_state;
 struct alloc_cache {
 	uint64_t lo[4];
 	uint64_t size[4];
+	struct hz_word *shadow[4];
+	uint8_t *init[4];
 };
+
+struct hz_block;
 
 /* What one worker thread needs to run blocks of a launch. */
 struct block_ctx {
@@ -95,21 +105,14 @@ struct block_ctx {
 	struct simt_buf out;   /* device printf output of this block */
 	uint64_t budget_tick;
 	uint32_t slice_cut;    /* SIMT_SLICE less this is a warp's time slice */
+	uint32_t passes;       /* passes over the block's warps so far */
 	bool stop;
 	/* mbarrier updates so far, the count the scheduler last saw, and
 	 * the rounds since in which warps only polled (mbarrier.c) */
 	uint64_t mbar_changes, mbar_seen;
 	uint32_t mbar_idle;
-	/* CUDALAB_SIMT_RACECHECK: last writer and reader of every shared
-	 * word, and the barrier epoch. */
-	struct race_word *shadow;
-	size_t shadow_cap;
-	uint32_t epoch;
-};
-
-struct race_word {
-	uint32_t w_tid, w_epoch, w_sync;
-	uint32_t r_tid, r_epoch, r_sync;
+	/* Hazard checking state (hazard.c), NULL when checks are off. */
+	struct hz_block *hz;
 };
 
 struct launch_state {
@@ -144,10 +147,17 @@ struct launch_state {
 	/* device heap for malloc in kernels */
 	uint8_t *heap;
 	uint64_t heap_size;
-	bool racecheck;
-	uint32_t race_reports;
-	uint32_t race_seen[32];   /* reported (pc << 2 | kind) */
-	uint64_t races;
+	/* Hazard checks on (hz), also of global memory (hz_global: false
+	 * for grids too large to identify their threads in 32 bits); every
+	 * clock of earlier launches is at most hz_base.  sched: the
+	 * schedule seed (CUDALAB_SIMT_SCHEDULE). */
+	bool hz, hz_global;
+	uint32_t hz_base;
+	uint32_t sched;
+	/* The schedule: warp instructions per time slice, and blocks handed
+	 * out in the order i -> (i * perm_m + perm_c) mod nblocks. */
+	uint32_t slice;
+	uint64_t perm_m, perm_c;
 	/* How many host threads share the blocks out (set when it starts). */
 	int nparts;
 	/* A cooperative launch: its grid workspace (coop.c) and how many of
@@ -167,7 +177,7 @@ void simt_warp_start(struct block_ctx *bc, struct warp *w);
 bool simt_barrier_check(struct block_ctx *bc, uint32_t id);
 
 /* exec.c, for tensor.c: a checked host pointer for n bytes at address a
- * in the instruction's space for `lane` (race-checked when asked), or
+ * in the instruction's space for `lane` (hazard-checked when on), or
  * NULL after reporting the fault; and the memory counters of an access
  * by the lanes in `lanes`, addr indexed by lane. */
 uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
@@ -190,6 +200,8 @@ void simt_block_begin(struct block_ctx *bc, uint64_t block);
  * deadlocked, which it reports), PASS_RAN otherwise. */
 int simt_block_pass(struct block_ctx *bc);
 void simt_block_output(struct block_ctx *bc);
+/* The block that the i-th hand-out of launch L runs (the schedule). */
+uint64_t simt_block_order(const struct launch_state *L, uint64_t i);
 /* Adds the context's counters to the launch's totals. */
 void simt_ctx_add_counts(struct block_ctx *bc);
 
@@ -213,12 +225,5 @@ void simt_thread_coords(const struct block_ctx *bc, const struct warp *w,
 void simt_describe_insn(struct simt_buf *b, const struct simt_module *mod,
 			const struct simt_insn *in, uint32_t pc);
 
-/* race.c: checks a shared-memory access of n bytes at offset off by
- * `lane` of `w` against the others since the last barrier, and reports
- * the first hazards of a launch on stderr. */
-void simt_race_access(struct block_ctx *bc, const struct warp *w,
-		      unsigned lane, const struct simt_insn *in, uint64_t off,
-		      uint32_t n, bool write);
-void simt_race_block_start(struct block_ctx *bc);
 
 #endif

@@ -17,6 +17,7 @@
  * after the launch, and is the same on every run. */
 #include "exec.h"
 #include "mbarrier.h"
+#include "hazard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,7 @@ void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 
 	bc->L = L;
 	bc->stop = false;
+	bc->slice_cut = SIMT_SLICE - L->slice;
 	memset(&bc->counts, 0, sizeof bc->counts);
 	memset(&bc->cache, 0, sizeof bc->cache);
 	bc->budget_tick = 0;
@@ -200,6 +202,7 @@ void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 		bc->local_cap = local;
 		bc->local = simt_xcalloc(1, local);
 	}
+	simt_hz_ctx_prepare(bc);
 }
 
 static void set_row(uint64_t *row, uint64_t v)
@@ -356,10 +359,27 @@ void simt_block_begin(struct block_ctx *bc, uint64_t block)
 		warp_sregs(bc, &bc->warps[i]);
 		simt_warp_start(bc, &bc->warps[i]);
 		bc->warps[i].synced = 0;
+		bc->warps[i].sync_extra = 0;
+		bc->warps[i].sync_waited = false;
 	}
-	if (L->racecheck)
-		simt_race_block_start(bc);
+	simt_hz_block_begin(bc);
 	bc->mbar_idle = 0;
+	bc->passes = 0;
+}
+
+/* The warp that takes the i-th turn of a pass: in order, or, under a
+ * schedule seed, in an order that changes from pass to pass. */
+static uint32_t warp_turn(const struct block_ctx *bc, uint32_t i)
+{
+	const struct launch_state *L = bc->L;
+	uint32_t n = L->nwarps, r;
+
+	if (!L->sched || n == 1)
+		return i;
+	r = (uint32_t)((bc->passes + L->sched) % n);
+	if (L->sched & 1)
+		i = n - 1 - i;
+	return (i + r) % n;
 }
 
 int simt_block_pass(struct block_ctx *bc)
@@ -371,7 +391,7 @@ int simt_block_pass(struct block_ctx *bc)
 	uint32_t i;
 
 	for (i = 0; i < L->nwarps && !bc->stop; i++) {
-		struct warp *w = &bc->warps[i];
+		struct warp *w = &bc->warps[warp_turn(bc, i)];
 		uint64_t ran = bc->counts.warp_insts;
 
 		if (warp_finished(w))
@@ -383,6 +403,7 @@ int simt_block_pass(struct block_ctx *bc)
 		if (!w->spun && bc->counts.warp_insts != ran)
 			idle = false;
 	}
+	bc->passes++;
 	if (bc->stop)
 		return PASS_STOP;
 	if (done)
@@ -452,7 +473,8 @@ static void run_blocks(struct block_ctx *bc, struct launch_state *L)
 		b = atomic_fetch_add(&L->next_block, 1);
 		if (b >= L->nblocks)
 			break;
-		run_block(bc, b);
+		run_block(bc, simt_block_order(L, b));
+		simt_hz_block_end(bc);
 		simt_block_output(bc);
 	}
 	simt_ctx_add_counts(bc);
@@ -532,6 +554,61 @@ static void run_parallel(struct launch_state *L)
 	while (pool.busy > 0)
 		pthread_cond_wait(&pool.done, &pool.mu);
 	pthread_mutex_unlock(&pool.mu);
+}
+
+/* ---- schedules ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Under schedule seed s > 0 blocks are handed out as i -> (i*m + c) mod n,
+ * with m prime to n, and warps get time slices of 64 to 1087
+ * instructions; seed 0 is the natural order and the full slice. */
+static void schedule_setup(struct launch_state *L)
+{
+	uint64_t n = L->nblocks, h;
+
+	L->sched = simt_hz_schedule();
+	L->slice = SIMT_SLICE;
+	L->perm_m = 1;
+	L->perm_c = 0;
+	if (!L->sched)
+		return;
+	h = mix64(L->sched);
+	L->slice = 64 + (uint32_t)(h % 1024);
+	if (n < 2)
+		return;
+	L->perm_c = mix64(h) % n;
+	L->perm_m = (h | 1) % n;
+	while (L->perm_m < 2 || gcd64(L->perm_m, n) != 1)
+		L->perm_m = (L->perm_m + 1) % n;
+	if (n == 2)
+		L->perm_m = 1;
+}
+
+uint64_t simt_block_order(const struct launch_state *L, uint64_t i)
+{
+	if (L->perm_m == 1 && L->perm_c == 0)
+		return i;
+	return (uint64_t)(((unsigned __int128)i * L->perm_m + L->perm_c) %
+			  L->nblocks);
 }
 
 /* ---- launch ---- */
@@ -679,8 +756,9 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	L.entry_rows = fn->sum_rows > fn->nrows ? fn->sum_rows : fn->nrows;
 	L.budget = (uint64_t)simt_env_long("CUDALAB_SIMT_MAX_INSTRUCTIONS",
 					   (long)(1ull << 32));
-	L.racecheck = simt_env_long("CUDALAB_SIMT_RACECHECK", 0) != 0;
 	L.coop = req->cooperative;
+	schedule_setup(&L);
+	simt_hz_launch_begin(&L);
 	L.kparams = pack_params(fn, req->args);
 	simt_mem_track(L.kparams, fn->kparam_size, MEM_SYMBOL,
 		       "kernel parameters", true);
@@ -704,13 +782,7 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	if (simt_counters_on)
 		simt_counters_add(fn->name, &L.total, simt_now() - t0);
 	pthread_mutex_destroy(&L.lock);
-	if (L.races) {
-		char name[512];
-
-		simt_warn("racecheck: %llu shared-memory hazard%s in %s",
-			  (unsigned long long)L.races, L.races == 1 ? "" : "s",
-			  simt_demangle(fn->name, name, sizeof name));
-	}
+	simt_hz_launch_end(&L);
 	if (L.fault.err != cudaSuccess) {
 		fflush(stdout);
 		fputs(L.fault.msg, stderr);

@@ -30,6 +30,7 @@
  * deadlocked once its warps have only polled, with no object changing,
  * for MBAR_STALL_ROUNDS rounds. */
 #include "mbarrier.h"
+#include "hazard.h"
 
 #include <string.h>
 
@@ -181,10 +182,12 @@ static uint64_t arrive(struct block_ctx *bc, const struct warp *w, unsigned l,
 		}
 		phase ^= MB_PHASE;
 		pend = exp;
-		/* racecheck: what came before the phase is ordered before
-		 * what its waiters do next, as across __syncthreads() */
-		bc->epoch++;
 	}
+	/* hazard checks: what the thread did so far is ordered before what
+	 * the phase's waiters do once it completes */
+	if (bc->hz)
+		simt_hz_mbar_arrive(bc, w, l, off, phase != (v & MB_PHASE),
+				    (unsigned)(v >> 63));
 	store64(p, make_obj(phase, exp, pend));
 	bc->mbar_changes++;
 	*ok = true;
@@ -214,6 +217,8 @@ static bool exec_init(struct block_ctx *bc, struct warp *w,
 		}
 		store64(p, make_obj(0, n, n));
 		bc->mbar_changes++;
+		if (bc->hz)
+			simt_hz_mbar_init(bc, off);
 	}
 	return true;
 }
@@ -236,6 +241,8 @@ static bool exec_arrive(struct block_ctx *bc, struct warp *w,
 		p = obj_ptr(bc, w, l, in, bases, &off);
 		if (!p)
 			return false;
+		if (bc->hz && (in->sub == MB_CP_ARRIVE || in->sub == MB_CP_NOINC))
+			simt_hz_async_done(bc, w, l);
 		if (in->sub == MB_CP_ARRIVE) {
 			/* +1 now, -1 when the (already finished) copies are */
 			if (!valid_obj(bc, w, l, in, load64(p), off))
@@ -293,6 +300,11 @@ static int exec_wait(struct block_ctx *bc, struct warp *w,
 			complete = ((v ^ S[l]) & MB_PHASE) != 0;
 		if (complete) {
 			done |= 1u << l;
+			if (bc->hz)
+				simt_hz_mbar_wait(bc, w, l, off,
+						  in->sub == MB_TEST_PARITY
+						  ? (unsigned)(S[l] & 1)
+						  : (unsigned)(S[l] >> 63));
 		} else if (!found) {
 			first_off = off;
 			found = true;

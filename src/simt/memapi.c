@@ -306,8 +306,10 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 			? cudaSuccess : fail(cudaErrorInvalidMemcpyDirection);
 	simt_lock();
 	e = check_copy(dst, src, count, count, kind);
-	if (e == cudaSuccess)
+	if (e == cudaSuccess) {
+		simt_mem_copied(dst, src, count);
 		memmove(dst, src, count);
+	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
@@ -354,9 +356,12 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 	simt_lock();
 	e = check_copy(dst, src, dpitch * (height - 1) + width,
 		       spitch * (height - 1) + width, kind);
-	for (r = 0; e == cudaSuccess && r < height; r++)
+	for (r = 0; e == cudaSuccess && r < height; r++) {
+		simt_mem_copied((char *)dst + r * dpitch,
+				(const char *)src + r * spitch, width);
 		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch,
 			width);
+	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
@@ -394,6 +399,7 @@ static cudaError_t set1d(void *devPtr, int value, size_t count)
 		return fail(cudaErrorInvalidValue);
 	}
 	memset(devPtr, value, count);
+	simt_mem_written(devPtr, count);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -431,8 +437,10 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 		simt_unlock();
 		return fail(cudaErrorInvalidValue);
 	}
-	for (r = 0; r < height; r++)
+	for (r = 0; r < height; r++) {
 		memset((char *)devPtr + r * pitch, value, width);
+		simt_mem_written((char *)devPtr + r * pitch, width);
+	}
 	simt_unlock();
 	return cudaSuccess;
 }

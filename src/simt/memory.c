@@ -4,6 +4,7 @@
  * no kernel runs (API calls are serialised), so kernels read it without
  * locking. */
 #include "simt_int.h"
+#include "hazard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,25 @@ uint64_t simt_mem_used(void)
 	return used_bytes;
 }
 
+/* Gives a new allocation its hazard shadow (what kernels can write) and,
+ * for device memory, its record of bytes written. */
+static void hz_attach(struct simt_alloc *al)
+{
+	if (!simt_hz_enabled() || al->readonly)
+		return;
+	al->shadow = simt_hz_shadow_new(al->size);
+	if (al->kind == MEM_DEVICE)
+		al->init = simt_hz_init_new(al->size);
+}
+
+static void hz_detach(struct simt_alloc *al)
+{
+	simt_hz_shadow_free(al->shadow, al->size);
+	simt_hz_init_free(al->init, al->size);
+	al->shadow = NULL;
+	al->init = NULL;
+}
+
 void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 {
 	struct simt_alloc al = {0};
@@ -134,10 +154,25 @@ void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 	al.size = size;
 	al.kind = kind;
 	al.flags = flags;
+	hz_attach(&al);
 	table_insert(&al);
 	if (kind == MEM_DEVICE || kind == MEM_MANAGED)
 		used_bytes += round;
 	return p;
+}
+
+void simt_mem_hz_reset(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntable; i++) {
+		struct simt_alloc *al = &table[i];
+
+		if (!al->shadow)
+			continue;
+		simt_hz_shadow_free(al->shadow, al->size);
+		al->shadow = simt_hz_shadow_new(al->size);
+	}
 }
 
 static void remember_freed(const struct simt_alloc *al)
@@ -159,12 +194,37 @@ int simt_mem_free(void *p, int kind)
 	}
 	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
 		used_bytes -= (al.size + 255) / 256 * 256;
+	hz_detach(&al);
 	remember_freed(&al);
 	if (al.mmapped)
 		munmap(p, (al.size + 255) / 256 * 256);
 	else
 		free(p);
 	return 0;
+}
+
+void simt_mem_written(const void *p, uint64_t n)
+{
+	const struct simt_alloc *al;
+
+	if (!n || !(al = simt_mem_find((uint64_t)(uintptr_t)p, n)) || !al->init)
+		return;
+	simt_hz_init_set(al->init, (uint64_t)(uintptr_t)p - al->base, n);
+}
+
+void simt_mem_copied(void *dst, const void *src, uint64_t n)
+{
+	const struct simt_alloc *d, *s;
+
+	if (!n || !(d = simt_mem_find((uint64_t)(uintptr_t)dst, n)) || !d->init)
+		return;
+	s = simt_mem_find((uint64_t)(uintptr_t)src, n);
+	if (!s || !s->init) {
+		simt_hz_init_set(d->init, (uint64_t)(uintptr_t)dst - d->base, n);
+		return;
+	}
+	simt_hz_init_copy(d->init, (uint64_t)(uintptr_t)dst - d->base, s->init,
+			  (uint64_t)(uintptr_t)src - s->base, n);
 }
 
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
@@ -179,6 +239,7 @@ void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 	al.kind = kind;
 	al.name = name;
 	al.readonly = readonly;
+	hz_attach(&al);
 	table_insert(&al);
 }
 
@@ -186,7 +247,8 @@ void simt_mem_untrack(void *p)
 {
 	struct simt_alloc al;
 
-	table_remove((uint64_t)(uintptr_t)p, &al);
+	if (table_remove((uint64_t)(uintptr_t)p, &al))
+		hz_detach(&al);
 }
 
 /* Frees every device, managed and pinned allocation (cudaDeviceReset). */

@@ -2,6 +2,7 @@
  * stream is the null stream; asynchronous calls complete before they
  * return), error reporting with CUDA's sticky/non-sticky rules. */
 #include "simt_int.h"
+#include "hazard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ static void init_lock(void)
 	pthread_mutex_init(&api_lock, &a);
 	pthread_mutexattr_destroy(&a);
 	simt_counters_init();
+	simt_hz_init();
 }
 
 void simt_init(void)

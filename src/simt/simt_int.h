@@ -120,6 +120,18 @@ enum {
 	F_DIVERGE_OK = 1 << 7,
 };
 
+/* Memory semantics of ld/st/atom (strong: atomic, volatile, relaxed,
+ * acquire or release; the scope when it is .cta), of fences (which sides
+ * they have) and of barriers (MSEM_ALIGNED: every thread of a warp must
+ * execute it together, as bar.sync and barrier.sync.aligned require). */
+enum {
+	MSEM_STRONG = 1 << 0,
+	MSEM_ACQ = 1 << 1,
+	MSEM_REL = 1 << 2,
+	MSEM_CTA = 1 << 3,
+	MSEM_ALIGNED = 1 << 4,
+};
+
 /* Rounding modes. */
 enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI,
        RND_RMI, RND_RPI, RND_RNA };
@@ -157,6 +169,7 @@ enum {
 	X(LD) X(ST) X(ATOM) X(PREFETCH) \
 	X(BRA) X(BRX) X(CALL) X(CALLI) X(RET) X(EXIT) X(TRAP) X(BRKPT) \
 	X(BAR) X(BAR_ARRIVE) X(BAR_RED) X(MEMBAR) X(NANOSLEEP) X(CP_ASYNC) \
+	X(CP_COMMIT) X(CP_WAIT) \
 	X(MBAR) \
 	X(SHFL) X(VOTE) X(MATCH) X(ACTIVEMASK) X(REDUX) X(BAR_WARP) X(ELECT) \
 	X(VPRINTF) X(ASSERTFAIL) X(MALLOC) X(FREE) X(TENSOR) X(TENSOR_LANE) \
@@ -207,7 +220,7 @@ struct simt_insn {
 	uint8_t guard_neg;
 	uint8_t flop;     /* FLOPs per lane (for counters) */
 	uint8_t flop_type;
-	uint8_t pad;
+	uint8_t sem;      /* MSEM_* of ld/st/atom/membar/bar */
 	int32_t guard;    /* predicate row, or -1 */
 	struct simt_opnd o[6];
 	struct simt_opnd addr;
@@ -323,6 +336,8 @@ struct simt_module {
 	/* Some function reads %reserved_smem_offset_*: blocks of its kernels
 	 * get a reserved shared region after their own shared memory. */
 	bool reserved_smem;
+	/* The hazard checker has marked its compare-and-swap seed loads. */
+	bool hz_marked;
 };
 
 /* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
@@ -344,6 +359,8 @@ int simt_fatbin_ptx(const void *wrapper, const char **ptx, size_t *len,
 
 enum { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_REGISTERED, MEM_SYMBOL };
 
+struct hz_word;
+
 struct simt_alloc {
 	uint64_t base;
 	uint64_t size;
@@ -352,6 +369,11 @@ struct simt_alloc {
 	bool mmapped;
 	unsigned flags;
 	const char *name;  /* symbol name for module variables */
+	/* Hazard checking: the shadow of every 4 bytes (NULL: unchecked)
+	 * and, for device memory, a bit per byte written (NULL: all of it
+	 * counts as written). */
+	struct hz_word *shadow;
+	uint8_t *init;
 };
 
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
@@ -366,7 +388,17 @@ const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n);
 const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
 					  bool *was_freed);
 uint64_t simt_mem_used(void);
+/* Marks n bytes at p as written outside a kernel (a copy, a memset, a
+ * library call such as cuBLAS), so that kernels may read them without an
+ * uninitialized-read report.  Memory that is not device memory is
+ * ignored. */
+void simt_mem_written(const void *p, uint64_t n);
+/* The same for a copy of n bytes from src to dst: written where the
+ * source was (device memory) or wholly (other memory). */
+void simt_mem_copied(void *dst, const void *src, uint64_t n);
 void simt_mem_reset(void);
+/* Clears the hazard shadow of every allocation. */
+void simt_mem_hz_reset(void);
 /* Describes an access of n bytes at a that hit no allocation, e.g.
  * "out-of-bounds global write of 4 bytes, 12 bytes past a 1024-byte
  * allocation"; `what` is the space and kind ("global write"). */

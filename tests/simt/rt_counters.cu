@@ -43,7 +43,8 @@ static int child(void)
 	float *a, *b;
 	int *t;
 	if (cudaMalloc(&a, N * sizeof(float)) || cudaMalloc(&b, N * sizeof(float)) ||
-	    cudaMalloc(&t, sizeof(int)))
+	    cudaMalloc(&t, sizeof(int)) || cudaMemset(a, 0, N * sizeof(float)) ||
+	    cudaMemset(t, 0, sizeof(int)))
 		return 2;
 	copy<<<N / THREADS, THREADS>>>(a, b);
 	copy<<<N / THREADS, THREADS>>>(b, a);

@@ -1,9 +1,9 @@
-// expect: exit=0 env=CUDALAB_SIMT_RACECHECK=1 stderr=read-after-write hazard [simt-only]
-// With CUDALAB_SIMT_RACECHECK=1, simt reports shared-memory hazards: here
-// a reduction step reads a neighbour's slot without the __syncthreads()
-// that should separate it from the neighbour's write.  The correct kernel
-// beside it reports nothing.  The program checks only the correct
-// kernel's result; the runner checks the report.
+// expect-hazard: race: shared write at rt_racecheck.cu:13
+// expect-hazard: uninitialized: shared read of 4 bytes at rt_racecheck.cu:15
+// A reduction step reads a neighbour's slot without the __syncthreads()
+// that should separate it from the neighbour's write: a race, and a read
+// of a slot no thread has written yet.  The correct kernel beside it
+// reports nothing; the program checks its result, the runner the report.
 #include <cstdio>
 
 __global__ void racy(int *out)

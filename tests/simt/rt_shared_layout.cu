@@ -9,7 +9,8 @@ enum { BIG = 10 * 1024 };  // floats: 40 KiB
 __device__ __noinline__ int neighbour(int t)
 {
 	__shared__ int common[64];
-	common[t % 64] = t;
+	if (t < 64)
+		common[t] = t;
 	__syncthreads();
 	return common[(t + 1) % 64];
 }

@@ -20,7 +20,8 @@ __global__ void recurse(int *p)
 int main()
 {
 	int *d;
-	if (cudaMalloc(&d, 64 * sizeof(int)) != cudaSuccess)
+	if (cudaMalloc(&d, 64 * sizeof(int)) != cudaSuccess ||
+	    cudaMemset(d, 0, 64 * sizeof(int)) != cudaSuccess)
 		return 2;
 	recurse<<<1, 32>>>(d);
 	cudaError_t e = cudaDeviceSynchronize();

@@ -24,6 +24,16 @@
 # which take the rest of the line (less a trailing " [simt-only]", a
 # marker for GPU runners) as a text the output must contain.
 #
+# simt checks every kernel for hazards (races, barrier misuse,
+# uninitialized reads).  A program that reports any fails with "unexpected
+# hazard report", unless lines among its first fifteen name each report:
+#     // expect-hazard: race: shared write at hz_reduce.cu:14
+# Then every such text must appear in stderr, the exit summary
+# ("simt: ERROR SUMMARY: N hazards") must count exactly that many reports,
+# and the program is run a second time under another schedule
+# (CUDALAB_SIMT_SCHEDULE=7), where the same must hold: a verdict that
+# depends on the schedule is a failure.
+#
 # A line "// simt-nvcc-flags: ..." among the first five replaces the flags
 # above for that program (to test how simt treats other builds).
 #
@@ -127,6 +137,41 @@ show() {
 	sed -n '1,12p' "$1" | sed 's/^/    | /'
 }
 
+# verdict: why the run just made ($rc, $out, $err) fails its program's
+# directives; empty when it passes.
+verdict() {
+	if [ "$rc" -eq 124 ]; then
+		echo "timed out after ${TIMEOUT}s"
+	elif [ "$want_fail" = no ] && [ "$rc" -ne 0 ]; then
+		echo "exit status $rc"
+	elif [ "$want_fail" = yes ] && [ -z "$want_exit" ] && [ "$rc" -eq 0 ]; then
+		echo "expected a failure, got exit status 0"
+	elif [ -n "$want_exit" ] && [ "$rc" -ne "$want_exit" ]; then
+		echo "expected exit status $want_exit, got $rc"
+	elif [ -n "$want_out" ] && ! grep -qF -- "$want_out" "$out"; then
+		echo "stdout lacks: $want_out"
+	elif [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$err"; then
+		echo "stderr lacks: $want_err"
+	else
+		got=$(sed -n 's/^simt: ERROR SUMMARY: \([0-9]*\) hazard.*/\1/p' "$err")
+		got=${got:-0}
+		if [ "$nhaz" -eq 0 ] && [ "$got" -ne 0 ]; then
+			echo "unexpected hazard report"
+			return
+		fi
+		printf '%s\n' "$hazards" | while IFS= read -r h; do
+			[ -z "$h" ] && continue
+			if ! grep -qF -- "$h" "$err"; then
+				echo "stderr lacks the hazard: $h"
+				break
+			fi
+		done | sed -n 1p | grep . && return
+		if [ "$got" -ne "$nhaz" ]; then
+			echo "$got hazard reports, expected $nhaz"
+		fi
+	fi
+}
+
 passed=0
 failed=0
 for src in "$dir"/*.cu; do
@@ -159,23 +204,20 @@ for src in "$dir"/*.cu; do
 	esac
 	out=$cache/$name.out
 	err=$cache/$name.err
-	# shellcheck disable=SC2086
-	env $envs timeout "$TIMEOUT" "$cache/$name" >"$out" 2>"$err" </dev/null
-	rc=$?
+	hazards=$(sed -n '1,15s|^// expect-hazard:[[:space:]]*||p' "$src")
+	nhaz=$(printf '%s' "$hazards" | grep -c .)
+	schedules=0
+	[ "$nhaz" -gt 0 ] && schedules="0 7"
 	why=
-	if [ "$rc" -eq 124 ]; then
-		why="timed out after ${TIMEOUT}s"
-	elif [ "$want_fail" = no ] && [ "$rc" -ne 0 ]; then
-		why="exit status $rc"
-	elif [ "$want_fail" = yes ] && [ -z "$want_exit" ] && [ "$rc" -eq 0 ]; then
-		why="expected a failure, got exit status 0"
-	elif [ -n "$want_exit" ] && [ "$rc" -ne "$want_exit" ]; then
-		why="expected exit status $want_exit, got $rc"
-	elif [ -n "$want_out" ] && ! grep -qF -- "$want_out" "$out"; then
-		why="stdout lacks: $want_out"
-	elif [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$err"; then
-		why="stderr lacks: $want_err"
-	fi
+	for sched in $schedules; do
+		[ -z "$why" ] || break
+		# shellcheck disable=SC2086
+		env CUDALAB_SIMT_SCHEDULE=$sched $envs timeout "$TIMEOUT" \
+			"$cache/$name" >"$out" 2>"$err" </dev/null
+		rc=$?
+		why=$(verdict)
+		[ -n "$why" ] && [ "$sched" != 0 ] && why="$why (schedule $sched)"
+	done
 	if [ -z "$why" ]; then
 		echo "PASS $name"
 		passed=$((passed + 1))

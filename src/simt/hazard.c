@@ -1,0 +1,2261 @@
+/* Hazard checking: races by happens-before in shared and global memory,
+ * barrier misuse and uninitialized reads (hazard.h explains the model).
+ *
+ * What orders two accesses, following the PTX memory model:
+ *   - program order within a thread;
+ *   - bar.sync / barrier.sync / bar.red (every thread that arrives, and
+ *     bar.arrive's producers, is ordered before every waiter; a thread
+ *     that has exited counts as arrived, as on the hardware);
+ *   - bar.warp.sync among the lanes of its mask;
+ *   - mbarrier phases: arrivals before the phase completes are ordered
+ *     before a wait that sees it complete;
+ *   - release/acquire: st.release, atom.release/.acq_rel, or a fence
+ *     followed by a strong write (atomic, volatile or relaxed), against
+ *     ld.acquire, atom.acquire/.acq_rel, or a strong read followed by a
+ *     fence.  A __syncthreads() after a strong read completes the acquire
+ *     as a fence would (the CUDA samples' last-block reductions rely on
+ *     it);
+ *   - cp.async writes land at the copying thread's cp.async.wait_group /
+ *     wait_all (or its cp.async.mbarrier.arrive);
+ *   - kernel boundaries: a launch sees everything before it.
+ * Two strong accesses (atomics, volatile, relaxed/acquire/release) never
+ * race with each other when their scopes cover both threads; a plain
+ * write of the value memory already holds never races.
+ *
+ * Concurrency: a block runs on one host thread, so shared-memory state
+ * needs no locks.  Global shadow words are read and written as 16-byte
+ * records, each copied whole; the release/acquire state of global
+ * addresses lives in a locked table.  Clocks grow across launches, so a
+ * record from an earlier launch is recognised by its clock alone. */
+#include "hazard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Record flags. */
+enum {
+	HZR_STRONG = 1,   /* atomic, volatile, relaxed, acquire or release */
+	HZR_CTA = 2,      /* ... at CTA scope only */
+	HZR_ATOMIC = 4,   /* a read-modify-write */
+	HZR_ASYNC = 8,    /* a cp.async write not yet waited for */
+	HZR_COLL = 16,    /* one value stored by several lanes of one instruction */
+};
+
+/* Kinds of reports. */
+enum { HK_RACE, HK_BARRIER, HK_UNINIT };
+/* Access words of a report site. */
+enum { AC_READ, AC_WRITE, AC_ATOMIC, AC_ASYNC, AC_NONE };
+/* Spaces of a report. */
+enum { SP_NONE, SP_GLOBAL, SP_SHARED };
+
+/* The per-access paths are inlined into the warp loop; reporting is
+ * kept out of it. */
+#define HOT static inline __attribute__((always_inline))
+#define COLD __attribute__((noinline, cold))
+
+#define MAX_REPORTS 256
+#define CACHE_REPORTS 16
+#define ASYNC_MAX 4096
+#define NOT_WAITED UINT32_MAX
+
+/* ---- vector clocks ---- */
+
+/* What is known of the clocks of one block's threads. */
+struct hz_vc {
+	atomic_uint refs;
+	uint32_t n;
+	uint32_t c[];
+};
+
+struct hz_ent {
+	uint32_t block;
+	struct hz_vc *vc;
+};
+
+/* What is known of other blocks, sorted by block.  Immutable once made. */
+struct hz_gvc {
+	atomic_uint refs;
+	uint32_t n;
+	struct hz_ent e[];
+};
+
+/* Knowledge being gathered: a private vector (owned until published)
+ * and other-block knowledge. */
+struct hz_acc {
+	struct hz_vc *vc;
+	struct hz_vc *last;   /* last snapshot joined (held), to skip repeats */
+	struct hz_gvc *xk;
+};
+
+static struct hz_vc *vc_ref(struct hz_vc *v)
+{
+	if (v)
+		atomic_fetch_add_explicit(&v->refs, 1, memory_order_relaxed);
+	return v;
+}
+
+static void vc_unref(struct hz_vc *v)
+{
+	if (v && atomic_fetch_sub_explicit(&v->refs, 1, memory_order_acq_rel) == 1)
+		free(v);
+}
+
+static struct hz_vc *vc_new(uint32_t n)
+{
+	struct hz_vc *v = simt_xmalloc(sizeof *v + (size_t)n * sizeof v->c[0]);
+
+	atomic_init(&v->refs, 1);
+	v->n = n;
+	return v;
+}
+
+static struct hz_vc *vc_copy(const struct hz_vc *s)
+{
+	struct hz_vc *v = vc_new(s->n);
+
+	memcpy(v->c, s->c, (size_t)s->n * sizeof s->c[0]);
+	return v;
+}
+
+static void vc_max_into(struct hz_vc *d, const struct hz_vc *s)
+{
+	uint32_t i, n = d->n < s->n ? d->n : s->n;
+
+	for (i = 0; i < n; i++)
+		d->c[i] = s->c[i] > d->c[i] ? s->c[i] : d->c[i];
+}
+
+static bool vc_covers(const struct hz_vc *a, const struct hz_vc *b)
+{
+	uint32_t i, n = a->n < b->n ? a->n : b->n;
+
+	if (a == b)
+		return true;
+	for (i = 0; i < n; i++)
+		if (b->c[i] > a->c[i])
+			return false;
+	return true;
+}
+
+static struct hz_gvc *gvc_ref(struct hz_gvc *g)
+{
+	if (g)
+		atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed);
+	return g;
+}
+
+static void gvc_unref(struct hz_gvc *g)
+{
+	uint32_t i;
+
+	if (!g || atomic_fetch_sub_explicit(&g->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	for (i = 0; i < g->n; i++)
+		vc_unref(g->e[i].vc);
+	free(g);
+}
+
+static struct hz_gvc *gvc_new(uint32_t n)
+{
+	struct hz_gvc *g = simt_xmalloc(sizeof *g + (size_t)n * sizeof g->e[0]);
+
+	atomic_init(&g->refs, 1);
+	g->n = 0;
+	return g;
+}
+
+static const struct hz_vc *gvc_find(const struct hz_gvc *g, uint32_t block)
+{
+	uint32_t lo = 0, hi;
+
+	if (!g)
+		return NULL;
+	hi = g->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (g->e[mid].block < block)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->n && g->e[lo].block == block ? g->e[lo].vc : NULL;
+}
+
+/* Whether a already knows everything b knows, leaving out block `skip`. */
+static bool gvc_covers(const struct hz_gvc *a, const struct hz_gvc *b,
+		       uint32_t skip, bool use_skip)
+{
+	uint32_t i;
+
+	if (!b || a == b)
+		return true;
+	for (i = 0; i < b->n; i++) {
+		const struct hz_vc *x;
+
+		if (use_skip && b->e[i].block == skip)
+			continue;
+		x = gvc_find(a, b->e[i].block);
+		if (!x || !vc_covers(x, b->e[i].vc))
+			return false;
+	}
+	return true;
+}
+
+/* a joined with b (both may be NULL), leaving out block `skip` of b when
+ * use_skip.  Returns a new reference. */
+static struct hz_gvc *gvc_join(struct hz_gvc *a, const struct hz_gvc *b,
+			       uint32_t skip, bool use_skip)
+{
+	struct hz_gvc *g;
+	uint32_t i = 0, j = 0;
+
+	if (!a && !b)
+		return NULL;
+	if (!b || (a && gvc_covers(a, b, skip, use_skip)))
+		return gvc_ref(a);
+	g = gvc_new((a ? a->n : 0) + b->n);
+	while ((a && i < a->n) || j < b->n) {
+		struct hz_ent e;
+
+		if (j < b->n && use_skip && b->e[j].block == skip) {
+			j++;
+			continue;
+		}
+		if (!a || i >= a->n || (j < b->n && b->e[j].block < a->e[i].block)) {
+			e.block = b->e[j].block;
+			e.vc = vc_ref(b->e[j++].vc);
+		} else if (j >= b->n || a->e[i].block < b->e[j].block) {
+			e.block = a->e[i].block;
+			e.vc = vc_ref(a->e[i++].vc);
+		} else {
+			e.block = a->e[i].block;
+			if (vc_covers(a->e[i].vc, b->e[j].vc)) {
+				e.vc = vc_ref(a->e[i].vc);
+			} else if (vc_covers(b->e[j].vc, a->e[i].vc)) {
+				e.vc = vc_ref(b->e[j].vc);
+			} else {
+				e.vc = vc_copy(a->e[i].vc);
+				vc_max_into(e.vc, b->e[j].vc);
+			}
+			i++;
+			j++;
+		}
+		g->e[g->n++] = e;
+	}
+	if (g->n == 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- process-wide state ---- */
+
+static bool checks_on;
+static char *report_path;
+/* Clocks of the current launch are above base; every clock of earlier
+ * launches is at most base. */
+static uint32_t clock_base = 1;
+static atomic_uint clock_max;
+static uint64_t launch_number;
+static uint32_t schedule_seed;
+
+struct hz_report {
+	int kind, space;
+	const struct simt_module *mod;
+	const char *kernel;
+	uint32_t pc[2];
+	uint32_t site[2];   /* source line (or instruction) of each access */
+	uint8_t acc[2];
+	uint8_t why;
+	int nsites;
+	uint32_t block[2][3], thread[2][3];
+	uint64_t count;
+	uint64_t launch;
+	char *msg;
+};
+
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hz_report reports[MAX_REPORTS];
+static int nreports;
+static uint64_t dropped;
+
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static void setup(void);
+static void at_exit(void);
+
+bool simt_hz_enabled(void)
+{
+	pthread_once(&setup_once, setup);
+	return checks_on;
+}
+
+/* ---- shadow memory of allocations ---- */
+
+/* Shadows and bit maps of at least this size are mapped, so that pages
+ * no kernel touches cost nothing. */
+#define MAP_MIN (1u << 20)
+
+static void *zeroed(size_t bytes)
+{
+	void *p;
+
+	if (bytes < MAP_MIN)
+		return simt_xcalloc(1, bytes);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		simt_warn("cannot map %zu bytes for hazard checking", bytes);
+		abort();
+	}
+#ifdef MADV_HUGEPAGE
+	/* a kernel's first touch of a page of shadow costs a fault (two:
+	 * read, then write); huge pages make those 512 times fewer */
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+static void unzeroed(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+	if (bytes < MAP_MIN)
+		free(p);
+	else
+		munmap(p, bytes);
+}
+
+static size_t shadow_bytes(uint64_t size)
+{
+	return (size_t)((size + 3) / 4) * sizeof(struct hz_word);
+}
+
+struct hz_word *simt_hz_shadow_new(uint64_t size)
+{
+	return zeroed(shadow_bytes(size));
+}
+
+void simt_hz_shadow_free(struct hz_word *sh, uint64_t size)
+{
+	unzeroed(sh, shadow_bytes(size));
+}
+
+uint8_t *simt_hz_init_new(uint64_t size)
+{
+	return zeroed((size_t)(size / 8 + 1));
+}
+
+void simt_hz_init_free(uint8_t *bits, uint64_t size)
+{
+	unzeroed(bits, (size_t)(size / 8 + 1));
+}
+
+void simt_hz_init_set(uint8_t *bits, uint64_t off, uint64_t n)
+{
+	uint64_t end = off + n;
+
+	while (off < end && (off & 7))
+		bits[off >> 3] |= (uint8_t)(1u << (off & 7)), off++;
+	if (end - off >= 8) {
+		memset(bits + (off >> 3), 0xff, (size_t)((end - off) >> 3));
+		off += (end - off) & ~7ull;
+	}
+	while (off < end)
+		bits[off >> 3] |= (uint8_t)(1u << (off & 7)), off++;
+}
+
+void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
+		       uint64_t soff, uint64_t n)
+{
+	uint64_t i = 0;
+
+	while (i < n) {
+		uint64_t d = doff + i, s2 = soff + i;
+		uint8_t m = (uint8_t)(1u << (d & 7));
+
+		if (!(d & 7) && !(s2 & 7) && n - i >= 8) {
+			size_t bytes = (size_t)((n - i) >> 3);
+
+			memmove(dst + (d >> 3), src + (s2 >> 3), bytes);
+			i += (uint64_t)bytes * 8;
+			continue;
+		}
+		if (src[s2 >> 3] >> (s2 & 7) & 1)
+			dst[d >> 3] |= m;
+		else
+			dst[d >> 3] &= (uint8_t)~m;
+		i++;
+	}
+}
+
+/* ---- per-block state ---- */
+
+/* Why a barrier-misuse report was made (part of its identity). */
+enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
+       WHY_SAME_INSN, WHY_NOT_WAITED };
+
+struct hz_async {
+	uint32_t off;
+	uint16_t n;
+	uint32_t group;
+};
+
+/* What each access needs of a thread, kept small. */
+struct hz_thread {
+	uint32_t clk;
+	uint32_t fence_clk;       /* clock at the last fence, 0: none */
+	struct hz_vc *snap;       /* knowledge of this block */
+	struct hz_gvc *xk;        /* knowledge of other blocks */
+	struct hz_gvc *pend;      /* strong reads not yet completed by a fence */
+};
+
+/* The rest: what the thread knew at its last fence, and its cp.async
+ * copies not yet waited for. */
+struct hz_cold {
+	struct hz_vc *fence_snap;
+	struct hz_gvc *fence_xk;
+	uint32_t fence_row[32];
+	bool fence_row_on;
+	/* cp.async copies not yet waited for */
+	uint32_t committed;
+	uint32_t nasync, capasync;
+	struct hz_async *async;
+};
+
+/* A shared-memory location used for release/acquire within the block, or
+ * an mbarrier object. */
+struct hz_sync {
+	uint32_t off;
+	bool used;
+	struct hz_gvc *know;      /* what releases to it published */
+	struct hz_acc cur;        /* mbarrier: arrivals in the current phase */
+	struct hz_gvc *done[2];   /* mbarrier: completed phases by parity */
+};
+
+struct hz_cached {
+	int idx;
+	uint64_t pending;
+};
+
+struct hz_block {
+	uint32_t n, nwarps;
+	uint32_t block;
+	struct hz_thread *t;
+	struct hz_cold *c;
+	uint32_t *L;              /* per warp: 32 x 32 lane knowledge */
+	bool *Lon;
+	struct hz_word *ssh;      /* shared shadow, one word per 4 bytes */
+	size_t ssh_cap;
+	uint8_t *sinit;           /* shared bytes written by this block */
+	size_t sinit_cap;
+	uint32_t init_limit;      /* bytes below it are checked for init */
+	struct hz_acc bars[NBARRIERS];
+	struct hz_acc exited;
+	struct hz_sync *sync;
+	uint32_t nsync, capsync;
+	/* one-entry memo of acquiring joins */
+	struct hz_vc *memo_a, *memo_b, *memo_r;
+	struct hz_cached cache[CACHE_REPORTS];
+	int ncache;
+	bool global_ok;           /* global checks possible for this launch */
+};
+
+/* ---- the global release/acquire table ---- */
+
+#define SYNC_BUCKETS 4096
+
+struct gsync {
+	struct gsync *next;
+	uint64_t addr;
+	struct hz_gvc *know;
+};
+
+static struct {
+	atomic_flag lock;
+	struct gsync *_Atomic head;
+} gtable[SYNC_BUCKETS];
+
+static unsigned bucket_of(uint64_t a)
+{
+	return (unsigned)((a >> 2) * 0x9E3779B97F4A7C15ull >> 52) & (SYNC_BUCKETS - 1);
+}
+
+static void bucket_lock(unsigned b)
+{
+	while (atomic_flag_test_and_set_explicit(&gtable[b].lock, memory_order_acquire))
+		;
+}
+
+static void bucket_unlock(unsigned b)
+{
+	atomic_flag_clear_explicit(&gtable[b].lock, memory_order_release);
+}
+
+/* The entry of address a, made when `make`; call with the bucket locked. */
+static struct gsync *gsync_get(unsigned b, uint64_t a, bool make)
+{
+	struct gsync *s;
+
+	for (s = atomic_load_explicit(&gtable[b].head, memory_order_acquire); s;
+	     s = s->next)
+		if (s->addr == a)
+			return s;
+	if (!make)
+		return NULL;
+	s = simt_xcalloc(1, sizeof *s);
+	s->addr = a;
+	s->next = atomic_load_explicit(&gtable[b].head, memory_order_relaxed);
+	atomic_store_explicit(&gtable[b].head, s, memory_order_release);
+	return s;
+}
+
+static void gtable_clear(void)
+{
+	unsigned b;
+
+	for (b = 0; b < SYNC_BUCKETS; b++) {
+		struct gsync *s = atomic_load(&gtable[b].head), *next;
+
+		for (; s; s = next) {
+			next = s->next;
+			gvc_unref(s->know);
+			free(s);
+		}
+		atomic_store(&gtable[b].head, NULL);
+	}
+}
+
+/* ---- reports ---- */
+
+static const char *const acc_words[] = {"read", "write", "atomic",
+					"cp.async write", ""};
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static bool site_file(const struct simt_module *mod, uint32_t pc,
+		      const char **file, uint32_t *line)
+{
+	const struct simt_insn *in = &mod->code[pc];
+
+	if (in->src_file == UINT16_MAX || (int)in->src_file >= mod->nfiles ||
+	    !in->src_line)
+		return false;
+	*file = base_name(mod->files[in->src_file].path);
+	*line = in->src_line;
+	return true;
+}
+
+/* "at file.cu:12" or "at PTX line 40". */
+static void site_where(struct simt_buf *b, const struct simt_module *mod,
+		       uint32_t pc)
+{
+	const char *file;
+	uint32_t line;
+
+	if (site_file(mod, pc, &file, &line))
+		simt_buf_printf(b, "at %s:%u", file, line);
+	else
+		simt_buf_printf(b, "at PTX line %u", mod->code[pc].ptx_line);
+}
+
+static void coords_of(const struct launch_state *L, uint64_t block,
+		      uint32_t tid, uint32_t bc3[3], uint32_t tc3[3])
+{
+	bc3[0] = (uint32_t)(block % L->grid.x);
+	bc3[1] = (uint32_t)((block / L->grid.x) % L->grid.y);
+	bc3[2] = (uint32_t)(block / ((uint64_t)L->grid.x * L->grid.y));
+	tc3[0] = tid % L->block.x;
+	tc3[1] = (tid / L->block.x) % L->block.y;
+	tc3[2] = tid / (L->block.x * L->block.y);
+}
+
+static const char *space_word(int space)
+{
+	return space == SP_SHARED ? "shared" : "global";
+}
+
+static void site_text(struct simt_buf *b, const struct hz_report *r, int i)
+{
+	simt_buf_printf(b, "%s %s ", space_word(r->space), acc_words[r->acc[i]]);
+	site_where(b, r->mod, r->pc[i]);
+	simt_buf_printf(b, " by block (%u,%u,%u) thread (%u,%u,%u)",
+			r->block[i][0], r->block[i][1], r->block[i][2],
+			r->thread[i][0], r->thread[i][1], r->thread[i][2]);
+}
+
+static char *race_message(const struct hz_report *r)
+{
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "race: ");
+	site_text(&b, r, 0);
+	simt_buf_printf(&b, " and ");
+	site_text(&b, r, 1);
+	if (r->why == WHY_SAME_INSN)
+		simt_buf_printf(&b, ", in one instruction with different values");
+	else if (r->why == WHY_NOT_WAITED)
+		simt_buf_printf(&b, ", the copy was not waited for "
+				"(cp.async.wait_group or wait_all, then a barrier)");
+	else
+		simt_buf_printf(&b, ", no synchronization orders them");
+	return b.s;
+}
+
+/* Reports are one per kind and pair of source lines (or instructions,
+ * without line information) and accesses. */
+static bool same_key(const struct hz_report *a, const struct hz_report *b)
+{
+	return a->kind == b->kind && a->space == b->space && a->mod == b->mod &&
+	       a->why == b->why && a->site[0] == b->site[0] &&
+	       a->site[1] == b->site[1] && a->acc[0] == b->acc[0] &&
+	       a->acc[1] == b->acc[1];
+}
+
+/* Finds or adds the report; returns its index or -1 (dropped).  `msg`,
+ * when not NULL, is the message of a new report (taken over). */
+static int report_slot(const struct hz_report *key, char **msg)
+{
+	int i;
+
+	for (i = 0; i < nreports; i++) {
+		const struct hz_report *r = &reports[i];
+
+		if (same_key(r, key))
+			return i;
+	}
+	if (nreports == MAX_REPORTS) {
+		dropped++;
+		return -1;
+	}
+	reports[nreports] = *key;
+	reports[nreports].count = 0;
+	reports[nreports].launch = launch_number;
+	reports[nreports].msg = *msg;
+	*msg = NULL;
+	return nreports++;
+}
+
+static void flush_cache(struct hz_block *hb)
+{
+	int i;
+
+	if (!hb->ncache)
+		return;
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < hb->ncache; i++)
+		reports[hb->cache[i].idx].count += hb->cache[i].pending;
+	pthread_mutex_unlock(&report_lock);
+	hb->ncache = 0;
+}
+
+/* Counts one occurrence of a hazard; the message is made only the first
+ * time the pair of sites is seen. */
+static void report(struct block_ctx *bc, struct hz_report *key,
+		   char *(*make)(const struct hz_report *), const char *text)
+{
+	struct hz_block *hb = bc->hz;
+	char *msg;
+	int i, idx;
+
+	bc->counts.races++;
+	/* the unordered pair of sites is the identity */
+	if (key->nsites == 2 && (key->site[0] > key->site[1] ||
+				 (key->site[0] == key->site[1] &&
+				  key->acc[0] > key->acc[1]))) {
+		uint32_t t3[3], pc = key->pc[0], site = key->site[0];
+		uint8_t acc = key->acc[0];
+
+		key->pc[0] = key->pc[1];
+		key->pc[1] = pc;
+		key->site[0] = key->site[1];
+		key->site[1] = site;
+		key->acc[0] = key->acc[1];
+		key->acc[1] = acc;
+		memcpy(t3, key->block[0], sizeof t3);
+		memcpy(key->block[0], key->block[1], sizeof t3);
+		memcpy(key->block[1], t3, sizeof t3);
+		memcpy(t3, key->thread[0], sizeof t3);
+		memcpy(key->thread[0], key->thread[1], sizeof t3);
+		memcpy(key->thread[1], t3, sizeof t3);
+	}
+	for (i = 0; i < hb->ncache; i++) {
+		const struct hz_report *r = &reports[hb->cache[i].idx];
+
+		if (same_key(r, key)) {
+			hb->cache[i].pending++;
+			return;
+		}
+	}
+	msg = make ? make(key) : simt_xstrdup(text);
+	pthread_mutex_lock(&report_lock);
+	idx = report_slot(key, &msg);
+	if (idx >= 0 && hb->ncache < CACHE_REPORTS) {
+		hb->cache[hb->ncache].idx = idx;
+		hb->cache[hb->ncache++].pending = 1;
+	} else if (idx >= 0) {
+		reports[idx].count++;
+	}
+	pthread_mutex_unlock(&report_lock);
+	free(msg);
+}
+
+static void key_init(struct hz_report *k, const struct block_ctx *bc, int kind,
+		     int space)
+{
+	memset(k, 0, sizeof *k);
+	k->kind = kind;
+	k->space = space;
+	k->mod = bc->L->mod;
+	k->kernel = bc->L->fn->name;
+}
+
+static void key_site(struct hz_report *k, int i, const struct block_ctx *bc,
+		     uint64_t block, uint32_t tid, uint32_t pc, int acc)
+{
+	const struct simt_insn *in = &bc->L->mod->code[pc];
+
+	coords_of(bc->L, block, tid, k->block[i], k->thread[i]);
+	k->pc[i] = pc;
+	k->site[i] = in->src_line && in->src_file != UINT16_MAX
+		? (uint32_t)(in->src_file + 1) << 20 | (in->src_line & 0xfffff)
+		: 0x80000000u | pc;
+	k->acc[i] = (uint8_t)acc;
+	if (k->nsites < i + 1)
+		k->nsites = i + 1;
+}
+
+/* ---- launches and blocks ---- */
+
+static void setup(void)
+{
+	const char *p = getenv("CUDALAB_SIMT_CHECKS");
+	const char *h = getenv("CUDALAB_SIMT_HAZARDS");
+
+	checks_on = !(p && strcmp(p, "0") == 0);
+	schedule_seed = (uint32_t)simt_env_long("CUDALAB_SIMT_SCHEDULE", 0);
+	if (h && *h)
+		report_path = simt_xstrdup(h);
+	atexit(at_exit);
+}
+
+uint32_t simt_hz_schedule(void)
+{
+	pthread_once(&setup_once, setup);
+	return schedule_seed;
+}
+
+/* Whether instruction `in` writes register row `row` of its frame. */
+static bool writes_row(const struct simt_insn *in, uint32_t row)
+{
+	return in->op != OP_ST && in->op != OP_BRA && in->o[0].kind == OK_REG &&
+	       in->o[0].idx == row;
+}
+
+/* Marks the plain loads that seed a compare-and-swap loop (old = *p;
+ * do { ... } while ((old = atomicCAS(p, assumed, ...)) != assumed), the
+ * CUDA Programming Guide's way to build atomics): a load whose value,
+ * directly or through moves, is the compare operand of an atom.cas a few
+ * instructions on.  The value read is only a guess the CAS checks, so
+ * the load counts as a relaxed one, which does not race with atomics. */
+static void mark_cas_seeds(struct simt_module *mod)
+{
+	uint32_t i, j, k;
+
+	for (i = 0; i < mod->ncode; i++) {
+		struct simt_insn *ld = &mod->code[i];
+		uint32_t rows[8], nrows = 1;
+
+		if (ld->op != OP_LD || (ld->sem & MSEM_STRONG) || ld->vec != 1 ||
+		    ld->o[0].kind != OK_REG || ld->am == AM_PARAM ||
+		    ld->am == AM_KPARAM || ld->am == AM_LOCVAR)
+			continue;
+		rows[0] = ld->o[0].idx;
+		for (j = i + 1; j < mod->ncode && j <= i + 48 && nrows; j++) {
+			const struct simt_insn *in = &mod->code[j];
+			bool held = false;
+
+			if (in->op == OP_RET || in->op == OP_EXIT || in->op == OP_CALL)
+				break;
+			if (in->op == OP_ATOM && in->sub == SUB_CAS &&
+			    in->o[1].kind == OK_REG) {
+				for (k = 0; k < nrows; k++)
+					held |= in->o[1].idx == rows[k];
+				if (held) {
+					ld->sem |= MSEM_STRONG;
+					break;
+				}
+			}
+			if (in->op == OP_MOV && in->o[1].kind == OK_REG) {
+				for (k = 0; k < nrows; k++)
+					held |= in->o[1].idx == rows[k];
+				if (held && nrows < 8 && in->o[0].kind == OK_REG) {
+					rows[nrows++] = in->o[0].idx;
+					continue;
+				}
+			}
+			for (k = 0; k < nrows; k++)
+				if (writes_row(in, rows[k]))
+					rows[k--] = rows[--nrows];
+		}
+	}
+	mod->hz_marked = true;
+}
+
+void simt_hz_launch_begin(struct launch_state *L)
+{
+	L->hz = checks_on;
+	if (!L->hz)
+		return;
+	if (!L->mod->hz_marked)
+		mark_cas_seeds(L->mod);
+	if (clock_base > 0xC0000000u) {
+		/* every record of earlier launches must read as old: start
+		 * the shadows afresh */
+		simt_mem_hz_reset();
+		clock_base = 1;
+	}
+	L->hz_base = clock_base;
+	atomic_store(&clock_max, clock_base);
+	L->hz_global = L->nblocks <= UINT32_MAX && L->nthreads <= 1024;
+	launch_number++;
+}
+
+static void print_new_reports(const struct launch_state *L)
+{
+	int i;
+	char name[512];
+
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nreports; i++) {
+		const struct hz_report *r = &reports[i];
+
+		if (r->launch != launch_number || r->kernel != L->fn->name)
+			continue;
+		fprintf(stderr, "simt: %s\n  in %s: %llu time%s\n", r->msg,
+			simt_demangle(r->kernel, name, sizeof name),
+			(unsigned long long)r->count, r->count == 1 ? "" : "s");
+	}
+	pthread_mutex_unlock(&report_lock);
+}
+
+void simt_hz_launch_end(struct launch_state *L)
+{
+	uint32_t m;
+
+	if (!L->hz)
+		return;
+	m = atomic_load(&clock_max);
+	clock_base = m + 1;
+	gtable_clear();
+	fflush(stdout);
+	print_new_reports(L);
+	fflush(stderr);
+}
+
+static void acc_clear(struct hz_acc *a)
+{
+	if (a->vc)
+		vc_unref(a->vc);
+	vc_unref(a->last);
+	gvc_unref(a->xk);
+	memset(a, 0, sizeof *a);
+}
+
+static void thread_clear(struct hz_thread *t, struct hz_cold *c)
+{
+	vc_unref(t->snap);
+	t->snap = NULL;
+	if (t->xk || t->pend) {
+		gvc_unref(t->xk);
+		gvc_unref(t->pend);
+		t->xk = t->pend = NULL;
+	}
+	if (t->fence_clk) {
+		vc_unref(c->fence_snap);
+		gvc_unref(c->fence_xk);
+		c->fence_snap = NULL;
+		c->fence_xk = NULL;
+		c->fence_row_on = false;
+		t->fence_clk = 0;
+	}
+	c->committed = 0;
+	c->nasync = 0;
+}
+
+static void sync_clear(struct hz_block *hb)
+{
+	uint32_t i;
+
+	for (i = 0; i < hb->capsync; i++) {
+		struct hz_sync *s = &hb->sync[i];
+
+		if (!s->used)
+			continue;
+		gvc_unref(s->know);
+		acc_clear(&s->cur);
+		gvc_unref(s->done[0]);
+		gvc_unref(s->done[1]);
+		memset(s, 0, sizeof *s);
+	}
+	hb->nsync = 0;
+}
+
+static void memo_clear(struct hz_block *hb)
+{
+	vc_unref(hb->memo_a);
+	vc_unref(hb->memo_b);
+	vc_unref(hb->memo_r);
+	hb->memo_a = hb->memo_b = hb->memo_r = NULL;
+}
+
+static void block_release(struct hz_block *hb)
+{
+	uint32_t i;
+
+	for (i = 0; i < hb->n; i++)
+		thread_clear(&hb->t[i], &hb->c[i]);
+	for (i = 0; i < NBARRIERS; i++)
+		acc_clear(&hb->bars[i]);
+	acc_clear(&hb->exited);
+	sync_clear(hb);
+	memo_clear(hb);
+}
+
+void simt_hz_ctx_prepare(struct block_ctx *bc)
+{
+	struct launch_state *L = bc->L;
+	struct hz_block *hb = bc->hz;
+	size_t words = L->shared_size / 4 + 2;
+
+	if (!L->hz)
+		return;
+	if (!hb) {
+		hb = bc->hz = simt_xcalloc(1, sizeof *hb);
+		hb->capsync = 16;
+		hb->sync = simt_xcalloc(hb->capsync, sizeof *hb->sync);
+	}
+	block_release(hb);
+	flush_cache(hb);
+	if (hb->n < L->nthreads) {
+		uint32_t i;
+
+		for (i = 0; i < hb->n; i++)
+			free(hb->c[i].async);
+		free(hb->t);
+		free(hb->c);
+		hb->t = simt_xcalloc(L->nwarps * 32, sizeof *hb->t);
+		hb->c = simt_xcalloc(L->nwarps * 32, sizeof *hb->c);
+	}
+	if (hb->nwarps < L->nwarps) {
+		free(hb->L);
+		free(hb->Lon);
+		hb->L = simt_xmalloc((size_t)L->nwarps * 32 * 32 * sizeof *hb->L);
+		hb->Lon = simt_xcalloc(L->nwarps, sizeof *hb->Lon);
+	}
+	hb->n = L->nthreads;
+	hb->nwarps = L->nwarps;
+	if (hb->ssh_cap < words) {
+		free(hb->ssh);
+		hb->ssh = simt_xcalloc(words, sizeof *hb->ssh);
+		hb->ssh_cap = words;
+	}
+	if (hb->sinit_cap < L->shared_size / 8 + 1) {
+		free(hb->sinit);
+		hb->sinit_cap = L->shared_size / 8 + 1;
+		hb->sinit = simt_xcalloc(hb->sinit_cap, 1);
+	}
+	/* the reserved region (cooperative_groups' state) is the driver's */
+	hb->init_limit = L->reserved ? L->reserved_begin : L->shared_size;
+	hb->global_ok = L->hz_global;
+}
+
+void simt_hz_block_begin(struct block_ctx *bc)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_vc *start;
+	uint32_t i, base;
+
+	if (!bc->L->hz)
+		return;
+	block_release(hb);
+	base = bc->L->hz_base;
+	hb->block = (uint32_t)bc->block;
+	start = vc_new(hb->n);
+	for (i = 0; i < hb->n; i++)
+		start->c[i] = base;
+	atomic_store(&start->refs, hb->n);
+	for (i = 0; i < hb->n; i++) {
+		hb->t[i].clk = base + 1;
+		hb->t[i].snap = start;
+	}
+	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
+	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
+}
+
+void simt_hz_block_end(struct block_ctx *bc)
+{
+	struct hz_block *hb = bc->hz;
+	uint32_t i, m = 0, cur;
+
+	if (!bc->L->hz)
+		return;
+	for (i = 0; i < hb->n; i++)
+		if (hb->t[i].clk > m)
+			m = hb->t[i].clk;
+	cur = atomic_load(&clock_max);
+	while (m > cur && !atomic_compare_exchange_weak(&clock_max, &cur, m))
+		;
+	flush_cache(hb);
+	block_release(hb);
+}
+
+/* ---- knowledge of a thread ---- */
+
+static inline uint32_t *lrow(struct hz_block *hb, uint32_t tid)
+{
+	return hb->L + (size_t)(tid / 32) * 1024 + (tid % 32) * 32;
+}
+
+/* What thread `me` knows of thread u of its own block. */
+HOT uint32_t knows(struct hz_block *hb, uint32_t me, uint32_t u)
+{
+	uint32_t v = hb->t[me].snap->c[u];
+
+	if ((me >> 5) == (u >> 5) && hb->Lon[me >> 5]) {
+		uint32_t x = lrow(hb, me)[u & 31];
+
+		if (x > v)
+			v = x;
+	}
+	return v;
+}
+
+/* Whether the access recorded in r happens before the current one by
+ * thread me (r's clock above the launch base, so it is of this launch). */
+HOT bool ordered(struct hz_block *hb, uint32_t me,
+			   const struct hz_rec *r)
+{
+	if (r->block == hb->block) {
+		if (r->tid == me)
+			return !(r->flags & HZR_ASYNC);
+		if ((r->flags & HZR_COLL) && (r->tid >> 5) == (me >> 5))
+			return true;
+		return knows(hb, me, r->tid) >= r->clk;
+	}
+	{
+		const struct hz_vc *v = gvc_find(hb->t[me].xk, r->block);
+
+		return v && v->c[r->tid] >= r->clk;
+	}
+}
+
+/* The thread's knowledge joined into an accumulator. */
+static void acc_add(struct hz_block *hb, struct hz_acc *a, uint32_t tid)
+{
+	struct hz_thread *t = &hb->t[tid];
+
+	if (!a->vc) {
+		a->vc = vc_copy(t->snap);
+		a->last = vc_ref(t->snap);
+	} else if (a->last != t->snap) {
+		vc_max_into(a->vc, t->snap);
+		vc_unref(a->last);
+		a->last = vc_ref(t->snap);
+	}
+	if (t->clk > a->vc->c[tid])
+		a->vc->c[tid] = t->clk;
+	if (hb->Lon[tid >> 5]) {
+		const uint32_t *row = lrow(hb, tid);
+		uint32_t j, w0 = tid & ~31u;
+
+		for (j = 0; j < 32 && w0 + j < hb->n; j++)
+			if (row[j] > a->vc->c[w0 + j])
+				a->vc->c[w0 + j] = row[j];
+	}
+	if (t->xk && a->xk != t->xk) {
+		struct hz_gvc *x = gvc_join(a->xk, t->xk, 0, false);
+
+		gvc_unref(a->xk);
+		a->xk = x;
+	}
+}
+
+/* The thread's snapshot joined with v (memoised: threads that share a
+ * snapshot and acquire the same knowledge share the result). */
+static void acquire_vc(struct hz_block *hb, uint32_t tid, struct hz_vc *v)
+{
+	struct hz_thread *t = &hb->t[tid];
+	struct hz_vc *r;
+
+	if (!v || vc_covers(t->snap, v))
+		return;
+	if (hb->memo_a == t->snap && hb->memo_b == v) {
+		r = vc_ref(hb->memo_r);
+	} else {
+		r = vc_copy(t->snap);
+		vc_max_into(r, v);
+		memo_clear(hb);
+		hb->memo_a = vc_ref(t->snap);
+		hb->memo_b = vc_ref(v);
+		hb->memo_r = vc_ref(r);
+	}
+	vc_unref(t->snap);
+	t->snap = r;
+}
+
+/* The thread acquires knowledge k (a map that may hold its own block). */
+static void acquire(struct hz_block *hb, uint32_t tid, const struct hz_gvc *k)
+{
+	struct hz_thread *t = &hb->t[tid];
+	const struct hz_vc *own;
+	struct hz_gvc *x;
+
+	if (!k)
+		return;
+	own = gvc_find(k, hb->block);
+	if (own)
+		acquire_vc(hb, tid, (struct hz_vc *)own);
+	if (gvc_covers(t->xk, k, hb->block, true))
+		return;
+	x = gvc_join(t->xk, k, hb->block, true);
+	gvc_unref(t->xk);
+	t->xk = x;
+}
+
+/* What the thread knows, as a map including its own block: everything at
+ * its current clock, or at its last fence. */
+static struct hz_gvc *publish(struct hz_block *hb, uint32_t tid, bool at_fence)
+{
+	struct hz_thread *t = &hb->t[tid];
+	struct hz_cold *c = &hb->c[tid];
+	const struct hz_vc *snap = at_fence ? c->fence_snap : t->snap;
+	const struct hz_gvc *xk = at_fence ? c->fence_xk : t->xk;
+	const uint32_t *row = NULL;
+	struct hz_gvc *own, *g;
+	struct hz_vc *v = vc_copy(snap);
+	uint32_t j, w0 = tid & ~31u;
+
+	v->c[tid] = at_fence ? t->fence_clk : t->clk;
+	if (at_fence && c->fence_row_on)
+		row = c->fence_row;
+	else if (!at_fence && hb->Lon[tid >> 5])
+		row = lrow(hb, tid);
+	for (j = 0; row && j < 32 && w0 + j < hb->n; j++)
+		if (row[j] > v->c[w0 + j] && w0 + j != tid)
+			v->c[w0 + j] = row[j];
+	own = gvc_new(1);
+	own->n = 1;
+	own->e[0].block = hb->block;
+	own->e[0].vc = v;
+	g = gvc_join(own, xk, hb->block, true);
+	gvc_unref(own);
+	return g;
+}
+
+/* ---- barriers ---- */
+
+void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
+			uint32_t lanes, uint32_t id)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_acc *a = &hb->bars[id];
+
+	if (!hb)
+		return;
+	while (lanes) {
+		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
+		struct hz_thread *t = &hb->t[tid];
+
+		lanes &= lanes - 1;
+		/* a strong read before the barrier is acquired here */
+		if (t->pend) {
+			acquire(hb, tid, t->pend);
+			gvc_unref(t->pend);
+			t->pend = NULL;
+		}
+		acc_add(hb, a, tid);
+		t->clk++;
+	}
+}
+
+void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_acc *a;
+	struct hz_vc *v;
+	uint32_t wi;
+
+	if (!hb)
+		return;
+	a = &hb->bars[id];
+	if (!a->vc)
+		return;
+	if (hb->exited.vc) {
+		vc_max_into(a->vc, hb->exited.vc);
+		if (hb->exited.xk) {
+			struct hz_gvc *x = gvc_join(a->xk, hb->exited.xk, 0, false);
+
+			gvc_unref(a->xk);
+			a->xk = x;
+		}
+	}
+	v = a->vc;
+	for (wi = 0; wi < bc->nwarps; wi++) {
+		const struct warp *w = &bc->warps[wi];
+		uint32_t lanes = w->barmask[id], live = w->exist & ~w->exited;
+
+		if ((lanes & live) == live)
+			hb->Lon[wi] = false;
+		while (lanes) {
+			struct hz_thread *t = &hb->t[wi * 32 + (uint32_t)__builtin_ctz(lanes)];
+
+			lanes &= lanes - 1;
+			vc_unref(t->snap);
+			t->snap = vc_ref(v);
+			if (t->xk != a->xk) {
+				gvc_unref(t->xk);
+				t->xk = gvc_ref(a->xk);
+			}
+		}
+	}
+	acc_clear(a);
+}
+
+void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes)
+{
+	struct hz_block *hb = bc->hz;
+
+	if (!hb)
+		return;
+	while (lanes) {
+		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
+
+		lanes &= lanes - 1;
+		acc_add(hb, &hb->exited, tid);
+	}
+}
+
+void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
+		       uint32_t lanes)
+{
+	struct hz_block *hb = bc->hz;
+	uint32_t *L, row[32], m, w0 = w->id * 32, j;
+	struct hz_vc *snap;
+	struct hz_gvc *xk;
+	bool same = true;
+
+	if (!hb || !lanes)
+		return;
+	L = hb->L + (size_t)w->id * 1024;
+	if (!hb->Lon[w->id]) {
+		memset(L, 0, 1024 * sizeof *L);
+		hb->Lon[w->id] = true;
+	}
+	/* what the lanes know of other warps and blocks: usually one
+	 * snapshot they all share */
+	snap = hb->t[w0 + (uint32_t)__builtin_ctz(lanes)].snap;
+	xk = hb->t[w0 + (uint32_t)__builtin_ctz(lanes)].xk;
+	for (m = lanes; m; m &= m - 1) {
+		const struct hz_thread *t = &hb->t[w0 + (uint32_t)__builtin_ctz(m)];
+
+		if (t->snap != snap || t->xk != xk)
+			same = false;
+	}
+	if (!same) {
+		struct hz_acc a = {0};
+
+		for (m = lanes; m; m &= m - 1)
+			acc_add(hb, &a, w0 + (uint32_t)__builtin_ctz(m));
+		for (m = lanes; m; m &= m - 1) {
+			struct hz_thread *t = &hb->t[w0 + (uint32_t)__builtin_ctz(m)];
+
+			vc_unref(t->snap);
+			t->snap = vc_ref(a.vc);
+			gvc_unref(t->xk);
+			t->xk = gvc_ref(a.xk);
+		}
+		acc_clear(&a);
+	}
+	memset(row, 0, sizeof row);
+	for (m = lanes; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		const uint32_t *r = L + l * 32;
+
+		for (j = 0; j < 32; j++)
+			row[j] = r[j] > row[j] ? r[j] : row[j];
+		if (hb->t[w0 + l].clk > row[l])
+			row[l] = hb->t[w0 + l].clk;
+	}
+	for (m = lanes; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+
+		memcpy(L + l * 32, row, sizeof row);
+		hb->t[w0 + l].clk++;
+	}
+}
+
+/* ---- mbarrier objects and shared release/acquire locations ---- */
+
+static struct hz_sync *sync_of(struct hz_block *hb, uint32_t off, bool make)
+{
+	uint32_t i, h = (off >> 2) * 2654435761u;
+
+	for (i = 0; i < hb->capsync; i++) {
+		struct hz_sync *s = &hb->sync[(h + i) & (hb->capsync - 1)];
+
+		if (s->used && s->off == off)
+			return s;
+		if (!s->used) {
+			if (!make)
+				return NULL;
+			if ((hb->nsync + 1) * 2 > hb->capsync)
+				break;
+			s->used = true;
+			s->off = off;
+			hb->nsync++;
+			return s;
+		}
+	}
+	if (!make)
+		return NULL;
+	{
+		/* grow and rehash */
+		struct hz_sync *old = hb->sync;
+		uint32_t oldcap = hb->capsync;
+
+		hb->capsync *= 2;
+		hb->sync = simt_xcalloc(hb->capsync, sizeof *hb->sync);
+		hb->nsync = 0;
+		for (i = 0; i < oldcap; i++) {
+			struct hz_sync *s;
+
+			if (!old[i].used)
+				continue;
+			s = sync_of(hb, old[i].off, true);
+			*s = old[i];
+		}
+		free(old);
+		return sync_of(hb, off, true);
+	}
+}
+
+void simt_hz_mbar_init(struct block_ctx *bc, uint32_t off)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_sync *s;
+
+	if (!hb)
+		return;
+	s = sync_of(hb, off, true);
+	acc_clear(&s->cur);
+	gvc_unref(s->done[0]);
+	gvc_unref(s->done[1]);
+	s->done[0] = s->done[1] = NULL;
+}
+
+void simt_hz_mbar_arrive(struct block_ctx *bc, const struct warp *w,
+			 unsigned lane, uint32_t off, bool completed,
+			 unsigned parity)
+{
+	struct hz_block *hb = bc->hz;
+	uint32_t tid = w->id * 32 + lane;
+	struct hz_sync *s;
+
+	if (!hb)
+		return;
+	s = sync_of(hb, off, true);
+	acc_add(hb, &s->cur, tid);
+	hb->t[tid].clk++;
+	if (completed) {
+		struct hz_gvc *g = gvc_new(1), *k;
+
+		g->n = 1;
+		g->e[0].block = hb->block;
+		g->e[0].vc = s->cur.vc;
+		s->cur.vc = NULL;
+		k = gvc_join(g, s->cur.xk, 0, false);
+		gvc_unref(g);
+		gvc_unref(s->done[parity & 1]);
+		s->done[parity & 1] = k;
+		acc_clear(&s->cur);
+	}
+}
+
+void simt_hz_mbar_wait(struct block_ctx *bc, const struct warp *w,
+		       unsigned lane, uint32_t off, unsigned parity)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_sync *s;
+
+	if (!hb)
+		return;
+	s = sync_of(hb, off, false);
+	if (s && s->done[parity & 1])
+		acquire(hb, w->id * 32 + lane, s->done[parity & 1]);
+}
+
+/* ---- fences ---- */
+
+void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
+		   const struct simt_insn *in)
+{
+	struct hz_block *hb = bc->hz;
+
+	if (!hb)
+		return;
+	while (lanes) {
+		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
+		struct hz_thread *t = &hb->t[tid];
+
+		lanes &= lanes - 1;
+		if ((in->sem & MSEM_ACQ) && t->pend) {
+			acquire(hb, tid, t->pend);
+			gvc_unref(t->pend);
+			t->pend = NULL;
+		}
+		if (in->sem & MSEM_REL) {
+			struct hz_cold *c = &hb->c[tid];
+
+			vc_unref(c->fence_snap);
+			gvc_unref(c->fence_xk);
+			c->fence_snap = vc_ref(t->snap);
+			c->fence_xk = gvc_ref(t->xk);
+			t->fence_clk = t->clk;
+			c->fence_row_on = hb->Lon[tid >> 5];
+			if (c->fence_row_on)
+				memcpy(c->fence_row, lrow(hb, tid), sizeof c->fence_row);
+			t->clk++;
+		}
+	}
+}
+
+/* A strong access's release side on the location whose knowledge is
+ * *know: st.release / atom.release publish everything; after a fence,
+ * a strong write publishes what the fence saw; a relaxed store without
+ * either ends the release sequence. */
+static void release_to(struct hz_block *hb, uint32_t tid,
+		       const struct simt_insn *in, bool rmw,
+		       struct hz_gvc **know)
+{
+	struct hz_thread *t = &hb->t[tid];
+	struct hz_gvc *k = NULL, *j;
+
+	if (in->sem & MSEM_REL) {
+		k = publish(hb, tid, false);
+		t->clk++;
+	} else if (t->fence_clk) {
+		k = publish(hb, tid, true);
+	} else if (!rmw) {
+		gvc_unref(*know);
+		*know = NULL;
+		return;
+	} else {
+		return;
+	}
+	if (rmw) {
+		j = gvc_join(*know, k, 0, false);
+		gvc_unref(k);
+		k = j;
+	}
+	gvc_unref(*know);
+	*know = k;
+}
+
+/* A strong read's acquire side: at once for ld.acquire / atom.acquire,
+ * else kept until the next fence or barrier. */
+static void acquire_from(struct hz_block *hb, uint32_t tid,
+			 const struct simt_insn *in, const struct hz_gvc *know)
+{
+	struct hz_thread *t = &hb->t[tid];
+	struct hz_gvc *j;
+
+	if (!know)
+		return;
+	if (in->sem & MSEM_ACQ) {
+		acquire(hb, tid, know);
+		return;
+	}
+	if (t->pend == know)
+		return;
+	j = gvc_join(t->pend, know, 0, false);
+	gvc_unref(t->pend);
+	t->pend = j;
+}
+
+COLD static void sync_strong(struct hz_block *hb, uint32_t tid,
+			const struct simt_insn *in, bool shared, uint64_t key,
+			int kind, bool after)
+{
+	bool rmw = kind == HZ_ATOMIC;
+	bool writes = kind != HZ_READ, reads = kind != HZ_WRITE;
+	bool rel = writes && !after, acq = reads && (after || kind == HZ_READ);
+
+	if (!rel && !acq)
+		return;
+	if (shared) {
+		struct hz_sync *s;
+		bool need = rel && ((in->sem & MSEM_REL) || hb->t[tid].fence_clk);
+
+		s = sync_of(hb, (uint32_t)key & ~3u, need);
+		if (!s)
+			return;
+		if (rel)
+			release_to(hb, tid, in, rmw, &s->know);
+		if (acq)
+			acquire_from(hb, tid, in, s->know);
+		return;
+	}
+	{
+		unsigned b;
+
+		key &= ~3ull;
+		b = bucket_of(key);
+		bool need = rel && ((in->sem & MSEM_REL) || hb->t[tid].fence_clk);
+		struct gsync *s;
+
+		/* a location nothing was released to has nothing to acquire
+		 * or end: no lock for the common relaxed atomic */
+		if (!need && !gsync_get(b, key, false))
+			return;
+		bucket_lock(b);
+		s = gsync_get(b, key, need);
+		if (s && rel)
+			release_to(hb, tid, in, rmw, &s->know);
+		if (s && acq)
+			acquire_from(hb, tid, in, s->know);
+		bucket_unlock(b);
+	}
+}
+
+/* ---- memory accesses ---- */
+
+static inline void rec_load(struct hz_rec *dst, const struct hz_rec *src)
+{
+#if defined(__SSE2__)
+	_mm_storeu_si128((__m128i *)(void *)dst,
+			 _mm_load_si128((const __m128i *)(const void *)src));
+#else
+	memcpy(dst, src, sizeof *dst);
+#endif
+}
+
+static inline void rec_store(struct hz_rec *dst, const struct hz_rec *src)
+{
+#if defined(__SSE2__)
+	_mm_store_si128((__m128i *)(void *)dst,
+			_mm_loadu_si128((const __m128i *)(const void *)src));
+#else
+	memcpy(dst, src, sizeof *dst);
+#endif
+}
+
+/* Whether two strong accesses are morally strong to each other. */
+HOT bool both_strong(const struct hz_rec *r, uint8_t flags,
+			       uint32_t block)
+{
+	if (!(r->flags & HZR_STRONG) || !(flags & HZR_STRONG))
+		return false;
+	return !((r->flags | flags) & HZR_CTA) || r->block == block;
+}
+
+static int acc_of_rec(const struct hz_rec *r, bool write)
+{
+	if (r->flags & HZR_ASYNC)
+		return AC_ASYNC;
+	if (r->flags & HZR_ATOMIC)
+		return AC_ATOMIC;
+	return write ? AC_WRITE : AC_READ;
+}
+
+COLD static void report_race(struct block_ctx *bc, int space, const struct hz_rec *r,
+			bool r_write, uint32_t tid, uint32_t pc, int acc, int why)
+{
+	struct hz_report k;
+
+	key_init(&k, bc, HK_RACE, space);
+	k.why = (uint8_t)why;
+	key_site(&k, 0, bc, r->block, r->tid, r->pc, acc_of_rec(r, r_write));
+	key_site(&k, 1, bc, bc->block, tid, pc, acc);
+	report(bc, &k, race_message, NULL);
+}
+
+/* One granule: checks the access against the recorded ones and records
+ * it.  `cur` is the current memory content of the bytes written, `val`
+ * the new one (writes only). */
+HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
+		    uint32_t tid, uint32_t pc, uint8_t mask, uint8_t flags,
+		    int kind, const uint8_t *cur, const uint8_t *val, uint32_t n)
+{
+	struct hz_block *hb = bc->hz;
+	uint32_t base = bc->L->hz_base, blk = hb->block;
+	bool shared = space == SP_SHARED;
+	struct hz_rec w, r, me;
+	int acc = kind == HZ_ATOMIC ? AC_ATOMIC : kind == HZ_WRITE ? AC_WRITE : AC_READ;
+
+	rec_load(&w, &wd->w);
+	me.block = blk;
+	me.clk = hb->t[tid].clk;
+	me.tid = (uint16_t)tid;
+	me.flags = flags;
+	me.mask = mask;
+	me.pc = pc;
+	/* a record of another block is stale in shared memory */
+	if (w.clk > base && (w.mask & mask) && (!shared || w.block == blk) &&
+	    !both_strong(&w, flags, blk) && !ordered(hb, tid, &w)) {
+		bool benign = kind == HZ_WRITE && val && !(w.flags & HZR_ASYNC) &&
+			      memcmp(cur, val, n) == 0;
+
+		if (!benign)
+			report_race(bc, space, &w, true, tid, pc, acc,
+				    (w.flags & HZR_ASYNC) && w.tid == tid &&
+				    w.block == blk ? WHY_NOT_WAITED : 0);
+	}
+	if (kind == HZ_READ) {
+		/* one read is remembered: a later one replaces it when the
+		 * earlier is ordered before it (so it covers it), otherwise
+		 * the first of concurrent readers stays */
+		rec_load(&r, &wd->r);
+		if (r.clk <= base || (shared && r.block != blk)) {
+			rec_store(&wd->r, &me);
+		} else if ((r.block == blk && r.tid == tid) || ordered(hb, tid, &r)) {
+			me.mask |= r.mask;
+			if (memcmp(&r, &me, sizeof r) != 0)
+				rec_store(&wd->r, &me);
+		} else if (mask & ~r.mask) {
+			rec_store(&wd->r, &me);
+		}
+		return;
+	}
+	rec_load(&r, &wd->r);
+	if (r.clk > base && (r.mask & mask) && (!shared || r.block == blk) &&
+	    !both_strong(&r, flags, blk) && !ordered(hb, tid, &r))
+		report_race(bc, space, &r, false, tid, pc, acc, 0);
+	rec_store(&wd->w, &me);
+}
+
+COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
+			  unsigned lane, const struct simt_insn *in, int space,
+			  uint32_t n, uint64_t off, uint64_t size)
+{
+	struct hz_report k;
+	struct simt_buf b = {0};
+	uint32_t tid = w->id * 32 + lane;
+
+	key_init(&k, bc, HK_UNINIT, space);
+	key_site(&k, 0, bc, bc->block, tid, (uint32_t)(in - bc->L->mod->code),
+		 AC_READ);
+	simt_buf_printf(&b, "uninitialized: %s read of %u bytes ",
+			space_word(space), n);
+	site_where(&b, k.mod, k.pc[0]);
+	simt_buf_printf(&b, " by block (%u,%u,%u) thread (%u,%u,%u): ",
+			k.block[0][0], k.block[0][1], k.block[0][2],
+			k.thread[0][0], k.thread[0][1], k.thread[0][2]);
+	if (space == SP_SHARED)
+		simt_buf_printf(&b, "offset %llu of the block's shared memory, "
+				"not written by this block", (unsigned long long)off);
+	else
+		simt_buf_printf(&b, "%llu bytes into a %llu-byte allocation, "
+				"never written", (unsigned long long)off,
+				(unsigned long long)size);
+	report(bc, &k, NULL, b.s);
+	simt_buf_free(&b);
+}
+
+HOT bool bits_all(const uint8_t *bits, uint64_t off, uint32_t n)
+{
+	uint32_t i;
+
+	if (n == 4 && (off & 3) == 0) {
+		uint8_t m = (uint8_t)(0xfu << (off & 4));
+
+		return (bits[off >> 3] & m) == m;
+	}
+	for (i = 0; i < n; i++)
+		if (!(bits[(off + i) >> 3] & (1u << ((off + i) & 7))))
+			return false;
+	return true;
+}
+
+HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
+{
+	uint32_t i;
+
+	if (bits_all(bits, off, n))
+		return;
+	for (i = 0; i < n; i++) {
+		uint8_t m = (uint8_t)(1u << ((off + i) & 7));
+
+		if (atomic)
+			__atomic_fetch_or(&bits[(off + i) >> 3], m, __ATOMIC_RELAXED);
+		else
+			bits[(off + i) >> 3] |= m;
+	}
+}
+
+/* The allocation that global address a lies in: its base, size, shadow
+ * and init bits.  False for memory without a shadow. */
+static bool global_loc(struct block_ctx *bc, uint64_t a, struct hz_word **sh,
+		       uint8_t **init, uint64_t *lo, uint64_t *size)
+{
+	struct alloc_cache *c = &bc->cache;
+	const struct simt_alloc *al;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (a - c->lo[i] < c->size[i]) {
+			*sh = c->shadow[i];
+			*init = c->init[i];
+			*lo = c->lo[i];
+			*size = c->size[i];
+			return *sh != NULL;
+		}
+	al = simt_mem_find(a, 1);
+	if (!al)
+		return false;
+	*sh = al->shadow;
+	*init = al->init;
+	*lo = al->base;
+	*size = al->size;
+	return *sh != NULL;
+}
+
+static uint8_t flags_of(const struct simt_insn *in, int kind)
+{
+	uint8_t f = 0;
+
+	if (kind == HZ_ATOMIC || (in->sem & MSEM_STRONG))
+		f |= HZR_STRONG;
+	if (kind == HZ_ATOMIC)
+		f |= HZR_ATOMIC;
+	if (in->sem & MSEM_CTA)
+		f |= HZR_CTA;
+	return f;
+}
+
+/* Where the allocation last looked up lies, so that the lanes of one
+ * instruction look it up once. */
+struct where {
+	uint64_t lo, size;
+	struct hz_word *sh;
+	uint8_t *init;
+};
+
+/* One lane's access (see simt_hz_access). */
+HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
+			       struct where *wh, const struct warp *w,
+			       unsigned lane, const struct simt_insn *in,
+			       uint32_t pc, uint8_t flags, int kind, uint8_t *p,
+			       uint32_t n, const uint8_t *val)
+{
+	uint32_t tid = w->id * 32 + lane;
+	struct hz_word *sh;
+	uint8_t *init;
+	uint64_t off, size, g, gend;
+	int space;
+	bool strong = flags & HZR_STRONG;
+
+	if ((uint64_t)(p - bc->shared) < bc->L->shared_size) {
+		space = SP_SHARED;
+		off = (uint64_t)(p - bc->shared);
+		sh = hb->ssh;
+		init = hb->sinit;
+		size = bc->L->shared_size;
+		if (kind != HZ_WRITE && off < hb->init_limit &&
+		    !bits_all(init, off, n))
+			report_uninit(bc, w, lane, in, SP_SHARED, n, off, size);
+		if (kind != HZ_READ)
+			bits_set(init, off, n, false);
+	} else if ((uint64_t)(p - bc->local) < bc->local_cap || !hb->global_ok) {
+		return;
+	} else {
+		uint64_t a = (uint64_t)(uintptr_t)p;
+
+		if (a - wh->lo >= wh->size &&
+		    !global_loc(bc, a, &wh->sh, &wh->init, &wh->lo, &wh->size)) {
+			wh->lo = wh->size = 0;
+			return;
+		}
+		space = SP_GLOBAL;
+		sh = wh->sh;
+		init = wh->init;
+		off = a - wh->lo;
+		size = wh->size;
+		if (init) {
+			if (kind != HZ_WRITE && !bits_all(init, off, n))
+				report_uninit(bc, w, lane, in, SP_GLOBAL, n, off, size);
+			if (kind != HZ_READ)
+				bits_set(init, off, n, true);
+		}
+	}
+	if (strong && kind != HZ_READ)
+		sync_strong(hb, tid, in, space == SP_SHARED,
+			    space == SP_SHARED ? off : (uint64_t)(uintptr_t)p,
+			    kind, false);
+	g = off >> 2;
+	gend = (off + n - 1) >> 2;
+	if (g == gend) {
+		granule(bc, &sh[g], space, tid, pc,
+			(uint8_t)(((1u << n) - 1) << (off & 3)), flags, kind, p, val, n);
+	} else {
+		for (; g <= gend; g++) {
+			uint64_t lo = g * 4 > off ? g * 4 : off;
+			uint64_t hi = g * 4 + 4 < off + n ? g * 4 + 4 : off + n;
+			uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));
+
+			granule(bc, &sh[g], space, tid, pc, mask, flags, kind,
+				p + (lo - off), val ? val + (lo - off) : NULL,
+				(uint32_t)(hi - lo));
+		}
+	}
+	if (strong && kind == HZ_READ)
+		sync_strong(hb, tid, in, space == SP_SHARED,
+			    space == SP_SHARED ? off : (uint64_t)(uintptr_t)p,
+			    kind, true);
+}
+
+void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
+		    const struct simt_insn *in, uint8_t *p, uint32_t n,
+		    int kind, const uint8_t *val)
+{
+	struct where wh = {0, 0, NULL, NULL};
+	uint8_t flags;
+
+	if (kind == HZ_WRITE_COLL) {
+		kind = HZ_WRITE;
+		flags = (uint8_t)(flags_of(in, kind) | HZR_COLL);
+	} else {
+		flags = flags_of(in, kind);
+	}
+	lane_access(bc, bc->hz, &wh, w, lane, in,
+		    (uint32_t)(in - bc->L->mod->code), flags, kind, p, n, val);
+}
+
+void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
+			 const struct simt_insn *in, uint32_t lanes,
+			 uint8_t *const *ptr, uint32_t n, int kind,
+			 const uint8_t (*val)[32], uint32_t coll)
+{
+	struct hz_block *hb = bc->hz;
+	struct where wh = {0, 0, NULL, NULL};
+	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
+	uint8_t flags = flags_of(in, kind);
+
+	while (lanes) {
+		unsigned l = (unsigned)__builtin_ctz(lanes);
+
+		lanes &= lanes - 1;
+		lane_access(bc, hb, &wh, w, l, in, pc,
+			    (uint8_t)(flags | ((coll >> l & 1) ? HZR_COLL : 0)),
+			    kind, ptr[l], n, val ? val[l] : NULL);
+	}
+}
+
+void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
+			 unsigned lane, const struct simt_insn *in, uint8_t *p)
+{
+	struct hz_block *hb = bc->hz;
+	struct hz_word *sh;
+	uint8_t *init;
+	uint64_t lo, size;
+	bool shared = p >= bc->shared && p < bc->shared + bc->L->shared_size;
+
+	if (!shared && (!hb->global_ok ||
+			!global_loc(bc, (uint64_t)(uintptr_t)p, &sh, &init, &lo, &size)))
+		return;
+	sync_strong(hb, w->id * 32 + lane, in, shared,
+		    shared ? (uint64_t)(p - bc->shared) : (uint64_t)(uintptr_t)p,
+		    HZ_ATOMIC, true);
+}
+
+void simt_hz_same_address(struct block_ctx *bc, const struct warp *w,
+			  const struct simt_insn *in, unsigned first,
+			  unsigned other, uint8_t *p)
+{
+	struct hz_report k;
+	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
+	int space = p >= bc->shared && p < bc->shared + bc->L->shared_size
+		? SP_SHARED : SP_GLOBAL;
+
+	if (p >= bc->local && p < bc->local + bc->local_cap)
+		return;
+	key_init(&k, bc, HK_RACE, space);
+	k.why = WHY_SAME_INSN;
+	key_site(&k, 0, bc, bc->block, w->id * 32 + first, pc, AC_WRITE);
+	key_site(&k, 1, bc, bc->block, w->id * 32 + other, pc, AC_WRITE);
+	report(bc, &k, race_message, NULL);
+}
+
+/* ---- cp.async ---- */
+
+void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in,
+			uint32_t off, uint32_t n)
+{
+	struct hz_block *hb = bc->hz;
+	uint32_t tid = w->id * 32 + lane, pc = (uint32_t)(in - bc->L->mod->code);
+	struct hz_cold *t = &hb->c[tid];
+	uint32_t g;
+
+	bits_set(hb->sinit, off, n, false);
+	for (g = off >> 2; g <= (off + n - 1) >> 2; g++) {
+		uint32_t lo = g * 4 > off ? g * 4 : off;
+		uint32_t hi = g * 4 + 4 < off + n ? g * 4 + 4 : off + n;
+		uint8_t mask = (uint8_t)(((1u << (hi - lo)) - 1) << (lo & 3));
+		struct hz_word *wd = &hb->ssh[g];
+		struct hz_rec r, me;
+		uint32_t base = bc->L->hz_base;
+
+		rec_load(&r, &wd->w);
+		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
+		    !ordered(hb, tid, &r))
+			report_race(bc, SP_SHARED, &r, true, tid, pc, AC_ASYNC, 0);
+		rec_load(&r, &wd->r);
+		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
+		    !ordered(hb, tid, &r))
+			report_race(bc, SP_SHARED, &r, false, tid, pc, AC_ASYNC, 0);
+		me.block = hb->block;
+		me.clk = NOT_WAITED;
+		me.tid = (uint16_t)tid;
+		me.flags = HZR_ASYNC;
+		me.mask = mask;
+		me.pc = pc;
+		rec_store(&wd->w, &me);
+	}
+	if (t->nasync == ASYNC_MAX) {
+		/* too many copies never waited for: the oldest count as done */
+		memmove(t->async, t->async + 1, (ASYNC_MAX - 1) * sizeof *t->async);
+		t->nasync--;
+	}
+	if (t->nasync == t->capasync) {
+		t->capasync = t->capasync ? t->capasync * 2 : 16;
+		t->async = simt_xrealloc(t->async, t->capasync * sizeof *t->async);
+	}
+	t->async[t->nasync].off = off;
+	t->async[t->nasync].n = (uint16_t)n;
+	t->async[t->nasync++].group = t->committed;
+}
+
+void simt_hz_async_commit(struct block_ctx *bc, const struct warp *w,
+			  uint32_t lanes)
+{
+	struct hz_block *hb = bc->hz;
+
+	if (!hb)
+		return;
+	for (; lanes; lanes &= lanes - 1)
+		hb->c[w->id * 32 + (uint32_t)__builtin_ctz(lanes)].committed++;
+}
+
+/* The copies of thread tid in groups below `upto` have landed. */
+static void async_land(struct hz_block *hb, uint32_t tid, uint32_t upto)
+{
+	struct hz_cold *t = &hb->c[tid];
+	uint32_t i, k = 0;
+
+	for (i = 0; i < t->nasync; i++) {
+		struct hz_async *a = &t->async[i];
+		uint32_t g;
+
+		if (a->group >= upto) {
+			t->async[k++] = *a;
+			continue;
+		}
+		for (g = a->off >> 2; g <= (a->off + a->n - 1) >> 2; g++) {
+			struct hz_rec *r = &hb->ssh[g].w;
+
+			if (r->block == hb->block && r->tid == tid &&
+			    (r->flags & HZR_ASYNC)) {
+				r->clk = hb->t[tid].clk;
+				r->flags &= (uint8_t)~HZR_ASYNC;
+			}
+		}
+	}
+	t->nasync = k;
+}
+
+void simt_hz_async_wait(struct block_ctx *bc, const struct warp *w,
+			uint32_t lanes, uint32_t n, bool all)
+{
+	struct hz_block *hb = bc->hz;
+
+	if (!hb)
+		return;
+	for (; lanes; lanes &= lanes - 1) {
+		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
+		struct hz_cold *t = &hb->c[tid];
+
+		if (all)
+			async_land(hb, tid, UINT32_MAX);
+		else if (t->committed > n)
+			async_land(hb, tid, t->committed - n);
+	}
+}
+
+void simt_hz_async_done(struct block_ctx *bc, const struct warp *w,
+			unsigned lane)
+{
+	if (bc->hz)
+		async_land(bc->hz, w->id * 32 + lane, UINT32_MAX);
+}
+
+/* ---- barrier misuse ---- */
+
+static void lane_ranges(struct simt_buf *b, uint32_t m)
+{
+	bool first = true;
+
+	while (m) {
+		unsigned lo = (unsigned)__builtin_ctz(m), hi = lo;
+
+		while (hi + 1 < 32 && (m >> (hi + 1) & 1))
+			hi++;
+		simt_buf_printf(b, "%s%u", first ? "" : ",", lo);
+		if (hi > lo)
+			simt_buf_printf(b, "-%u", hi);
+		first = false;
+		if (hi == 31)
+			break;
+		m &= ~(uint32_t)(((2ull << hi) - 1));
+	}
+}
+
+static const char *sync_name(const struct simt_insn *in)
+{
+	switch (in->op) {
+	case OP_BAR_WARP: return "__syncwarp()";
+	case OP_SHFL: return "__shfl_sync()";
+	case OP_VOTE: return "a warp vote (__ballot_sync/__all_sync/__any_sync)";
+	case OP_MATCH: return "__match_sync()";
+	case OP_REDUX: return "__reduce_sync()";
+	case OP_ELECT: return "elect.sync";
+	case OP_TENSOR: return "a warp-wide tensor-core instruction";
+	default: return "__syncthreads()";
+	}
+}
+
+static void barrier_report(struct block_ctx *bc, const struct warp *w,
+			   const struct simt_insn *in, unsigned lane, int why,
+			   const char *text)
+{
+	struct hz_report k;
+
+	key_init(&k, bc, HK_BARRIER, SP_NONE);
+	k.why = (uint8_t)why;
+	key_site(&k, 0, bc, bc->block, w->id * 32 + lane,
+		 (uint32_t)(in - bc->L->mod->code), AC_NONE);
+	report(bc, &k, NULL, text);
+}
+
+void simt_hz_divergent_bar(struct block_ctx *bc, const struct warp *w,
+			   const struct simt_insn *in, uint32_t arriving,
+			   uint32_t others, uint32_t other_pc)
+{
+	const struct simt_module *mod = bc->L->mod;
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "barrier: divergent __syncthreads() ");
+	site_where(&b, mod, (uint32_t)(in - mod->code));
+	simt_buf_printf(&b, ": in block (%u,%u,%u) lanes ", bc->ctaid[0],
+			bc->ctaid[1], bc->ctaid[2]);
+	lane_ranges(&b, arriving);
+	simt_buf_printf(&b, " of warp %u waited at it while lanes ", w->id);
+	lane_ranges(&b, others);
+	if (other_pc == UINT32_MAX) {
+		simt_buf_printf(&b, " skipped it");
+	} else if (other_pc == UINT32_MAX - 1) {
+		simt_buf_printf(&b, " exited without reaching it");
+	} else {
+		simt_buf_printf(&b, " waited at another __syncthreads() ");
+		site_where(&b, mod, other_pc);
+	}
+	simt_buf_printf(&b, " (all threads of a warp must reach the same "
+			"__syncthreads() together)");
+	barrier_report(bc, w, in, (unsigned)__builtin_ctz(arriving),
+		       WHY_DIVERGENT, b.s);
+	simt_buf_free(&b);
+}
+
+void simt_hz_not_member(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, unsigned lane, uint32_t mask)
+{
+	const struct simt_module *mod = bc->L->mod;
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "barrier: %s ", sync_name(in));
+	site_where(&b, mod, (uint32_t)(in - mod->code));
+	simt_buf_printf(&b, ": lane %u of warp %u in block (%u,%u,%u) is not in "
+			"its own member mask 0x%08x", lane, w->id, bc->ctaid[0],
+			bc->ctaid[1], bc->ctaid[2], mask);
+	barrier_report(bc, w, in, lane, WHY_NOT_MEMBER, b.s);
+	simt_buf_free(&b);
+}
+
+void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
+			   const struct simt_insn *in, unsigned lane,
+			   uint32_t mask, uint32_t missing)
+{
+	const struct simt_module *mod = bc->L->mod;
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "barrier: %s ", sync_name(in));
+	site_where(&b, mod, (uint32_t)(in - mod->code));
+	simt_buf_printf(&b, " with member mask 0x%08x: lanes ", mask);
+	lane_ranges(&b, missing);
+	simt_buf_printf(&b, " of warp %u in block (%u,%u,%u) never reached it "
+			"(they went on and exited)", w->id, bc->ctaid[0],
+			bc->ctaid[1], bc->ctaid[2]);
+	barrier_report(bc, w, in, lane, WHY_NEVER, b.s);
+	simt_buf_free(&b);
+}
+
+void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
+			 const struct simt_insn *in, unsigned lane, unsigned src)
+{
+	const struct simt_module *mod = bc->L->mod;
+	struct simt_buf b = {0};
+	bool exists = (w->exist >> src) & 1;
+
+	simt_buf_printf(&b, "barrier: __shfl_sync() ");
+	site_where(&b, mod, (uint32_t)(in - mod->code));
+	simt_buf_printf(&b, ": lane %u of warp %u in block (%u,%u,%u) reads lane "
+			"%u, which %s, so the value it gets is undefined", lane,
+			w->id, bc->ctaid[0], bc->ctaid[1], bc->ctaid[2], src,
+			exists ? "has exited"
+			       : "does not exist (the block's last warp is partial)");
+	barrier_report(bc, w, in, lane, WHY_EXITED_SRC, b.s);
+	simt_buf_free(&b);
+}
+
+/* ---- the report file and the summary ---- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *kind_word(int kind)
+{
+	return kind == HK_RACE ? "race" : kind == HK_BARRIER ? "barrier"
+							     : "uninitialized";
+}
+
+static void write_site(FILE *f, const struct hz_report *r, int i)
+{
+	const char *file;
+	uint32_t line;
+
+	fputs("{\"file\":", f);
+	if (site_file(r->mod, r->pc[i], &file, &line)) {
+		json_str(f, file);
+		fprintf(f, ",\"line\":%u", line);
+	} else {
+		fputs("null,\"line\":null", f);
+	}
+	fprintf(f, ",\"ptx_line\":%u,\"access\":", r->mod->code[r->pc[i]].ptx_line);
+	if (r->acc[i] == AC_NONE)
+		fputs("null", f);
+	else
+		json_str(f, acc_words[r->acc[i]]);
+	fprintf(f, ",\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]}",
+		r->block[i][0], r->block[i][1], r->block[i][2], r->thread[i][0],
+		r->thread[i][1], r->thread[i][2]);
+}
+
+/* Writes the hazard report file (CUDALAB_SIMT_HAZARDS). */
+void simt_hazard_report_write(void)
+{
+	int i, by[3] = {0, 0, 0};
+	char name[512];
+	FILE *f;
+
+	if (!report_path)
+		return;
+	f = fopen(report_path, "w");
+	if (!f) {
+		simt_warn("cannot write the hazard report to %s", report_path);
+		return;
+	}
+	for (i = 0; i < nreports; i++)
+		by[reports[i].kind]++;
+	fprintf(f, "{\"schema\":1,\"checks\":%s,\"schedule\":%u,\"total\":%llu,"
+		"\"races\":%d,\"barriers\":%d,\"uninitialized\":%d,"
+		"\"dropped\":%llu,\"hazards\":[", checks_on ? "true" : "false",
+		schedule_seed, (unsigned long long)(nreports + dropped), by[HK_RACE],
+		by[HK_BARRIER], by[HK_UNINIT], (unsigned long long)dropped);
+	for (i = 0; i < nreports; i++) {
+		const struct hz_report *r = &reports[i];
+		int s;
+
+		fprintf(f, "%s{\"kind\":\"%s\",\"space\":", i ? "," : "",
+			kind_word(r->kind));
+		if (r->space == SP_NONE)
+			fputs("null", f);
+		else
+			json_str(f, space_word(r->space));
+		fputs(",\"kernel\":", f);
+		json_str(f, simt_demangle(r->kernel, name, sizeof name));
+		fprintf(f, ",\"count\":%llu,\"message\":", (unsigned long long)r->count);
+		json_str(f, r->msg);
+		fputs(",\"sites\":[", f);
+		for (s = 0; s < r->nsites; s++) {
+			if (s)
+				fputc(',', f);
+			write_site(f, r, s);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	fclose(f);
+}
+
+static void at_exit(void)
+{
+	int i, by[3] = {0, 0, 0};
+	uint64_t total;
+
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nreports; i++)
+		by[reports[i].kind]++;
+	total = (uint64_t)nreports + dropped;
+	if (total) {
+		fflush(stdout);
+		fprintf(stderr, "simt: ERROR SUMMARY: %llu hazard%s (%d race%s, %d "
+			"barrier error%s, %d uninitialized read%s)%s\n",
+			(unsigned long long)total, total == 1 ? "" : "s", by[HK_RACE],
+			by[HK_RACE] == 1 ? "" : "s", by[HK_BARRIER],
+			by[HK_BARRIER] == 1 ? "" : "s", by[HK_UNINIT],
+			by[HK_UNINIT] == 1 ? "" : "s",
+			dropped ? "; the first ones are shown" : "");
+	}
+	simt_hazard_report_write();
+	pthread_mutex_unlock(&report_lock);
+}
+
+void simt_hz_init(void)
+{
+	pthread_once(&setup_once, setup);
+}

@@ -1,0 +1,137 @@
+/* Hazard checking (on unless CUDALAB_SIMT_CHECKS=0): data races in shared
+ * and global memory by happens-before, barrier misuse, and reads of memory
+ * never written.  hazard.c implements it; the interpreter calls in at
+ * every memory access and synchronisation, the scheduler at launch and
+ * block boundaries.
+ *
+ * Happens-before is tracked with vector clocks.  Every thread of a launch
+ * has a clock that it advances at each release (a barrier, __syncwarp, a
+ * fence, a release store); what a thread knows of the others' clocks is
+ * an immutable vector over its own block (shared between the threads that
+ * synchronised together), a 32 x 32 matrix per warp for what __syncwarp
+ * taught lanes of one warp, and a sorted map from other blocks to vectors
+ * for what fences and atomics carried across blocks.  Every 4-byte word of
+ * shared and global memory remembers its last write and a read (thread,
+ * clock, instruction, bytes), as in FastTrack; an access conflicts with a
+ * remembered one its thread does not know about. */
+#ifndef SIMT_HAZARD_H
+#define SIMT_HAZARD_H
+
+#include "exec.h"
+
+/* One remembered access of a 4-byte granule. */
+struct hz_rec {
+	uint32_t block;     /* linear block index (low 32 bits) */
+	uint32_t clk;       /* the thread's clock at the access */
+	uint16_t tid;       /* thread index in the block */
+	uint8_t flags;      /* HZR_* */
+	uint8_t mask;       /* bytes of the granule accessed */
+	uint32_t pc;
+};
+
+struct hz_word {
+	struct hz_rec w, r;
+};
+
+/* Kinds of accesses the interpreter reports.  HZ_WRITE_COLL: a write
+ * that several lanes of one store instruction made with the same value
+ * (recorded once, for the lowest of them). */
+enum { HZ_READ, HZ_WRITE, HZ_ATOMIC, HZ_WRITE_COLL };
+
+/* launch.c */
+void simt_hz_launch_begin(struct launch_state *L);
+void simt_hz_launch_end(struct launch_state *L);
+void simt_hz_ctx_prepare(struct block_ctx *bc);
+void simt_hz_block_begin(struct block_ctx *bc);
+void simt_hz_block_end(struct block_ctx *bc);
+
+/* exec.c: one lane's access of n bytes at host pointer p (in shared or
+ * global memory; anything else is ignored).  For writes, `val` holds the
+ * n bytes about to be stored (a write of the value already there never
+ * races).  Loads are reported after they read, stores and atomics before
+ * they write; an atomic reports again after (simt_hz_atomic_done) for its
+ * acquire side. */
+void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
+		    const struct simt_insn *in, uint8_t *p, uint32_t n,
+		    int kind, const uint8_t *val);
+/* The same for the lanes `lanes` of one instruction, each at ptr[lane];
+ * val[lane] holds a write's bytes; lanes in `coll` wrote for several lanes
+ * with one value (as HZ_WRITE_COLL). */
+void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
+			 const struct simt_insn *in, uint32_t lanes,
+			 uint8_t *const *ptr, uint32_t n, int kind,
+			 const uint8_t (*val)[32], uint32_t coll);
+void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
+			 unsigned lane, const struct simt_insn *in, uint8_t *p);
+/* Lanes `first` and `other` of one store instruction write different
+ * values to the same address p. */
+void simt_hz_same_address(struct block_ctx *bc, const struct warp *w,
+			  const struct simt_insn *in, unsigned first,
+			  unsigned other, uint8_t *p);
+
+/* cp.async: one lane's copy into shared memory at offset `off` (the
+ * source has been checked as a read); commit_group; wait_group N
+ * (all = wait_all). */
+void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in,
+			uint32_t off, uint32_t n);
+void simt_hz_async_commit(struct block_ctx *bc, const struct warp *w,
+			  uint32_t lanes);
+void simt_hz_async_wait(struct block_ctx *bc, const struct warp *w,
+			uint32_t lanes, uint32_t n, bool all);
+
+/* Synchronisation. */
+void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
+		   const struct simt_insn *in);
+void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
+			uint32_t lanes, uint32_t id);
+/* Called when barrier id releases, before the waiters' masks clear. */
+void simt_hz_bar_release(struct block_ctx *bc, uint32_t id);
+void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
+		       uint32_t lanes);
+void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes);
+void simt_hz_mbar_init(struct block_ctx *bc, uint32_t off);
+void simt_hz_mbar_arrive(struct block_ctx *bc, const struct warp *w,
+			 unsigned lane, uint32_t off, bool completed,
+			 unsigned parity);
+void simt_hz_mbar_wait(struct block_ctx *bc, const struct warp *w,
+		       unsigned lane, uint32_t off, unsigned parity);
+/* cp.async.mbarrier.arrive: the thread's copies so far are done. */
+void simt_hz_async_done(struct block_ctx *bc, const struct warp *w,
+			unsigned lane);
+
+/* Barrier misuse. */
+/* An aligned barrier `in` reached by lanes `arriving` of warp w, not by
+ * lanes `others`, which are at instruction other_pc, or skipped it
+ * (UINT32_MAX), or exited (UINT32_MAX - 1). */
+void simt_hz_divergent_bar(struct block_ctx *bc, const struct warp *w,
+			   const struct simt_insn *in, uint32_t arriving,
+			   uint32_t others, uint32_t other_pc);
+void simt_hz_not_member(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, unsigned lane,
+			uint32_t mask);
+void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
+			   const struct simt_insn *in, unsigned lane,
+			   uint32_t mask, uint32_t missing);
+void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
+			 const struct simt_insn *in, unsigned lane,
+			 unsigned src);
+
+/* memory.c: global shadow and initialisation bits of allocations. */
+struct hz_word *simt_hz_shadow_new(uint64_t size);
+void simt_hz_shadow_free(struct hz_word *sh, uint64_t size);
+uint8_t *simt_hz_init_new(uint64_t size);
+void simt_hz_init_free(uint8_t *bits, uint64_t size);
+void simt_hz_init_set(uint8_t *bits, uint64_t off, uint64_t n);
+void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
+		       uint64_t soff, uint64_t n);
+
+/* Whether checks are on (CUDALAB_SIMT_CHECKS, read by simt_hz_init at
+ * start-up), the schedule seed (CUDALAB_SIMT_SCHEDULE), and the report
+ * file and summary written at exit. */
+void simt_hz_init(void);
+bool simt_hz_enabled(void);
+uint32_t simt_hz_schedule(void);
+void simt_hazard_report_write(void);
+
+#endif
