@@ -142,7 +142,10 @@ struct store;
 enum run_mode { RUN_CHECK, RUN_BENCH };
 const char *run_mode_name(enum run_mode m);
 
-enum run_status { RUN_PASS, RUN_WRONG, RUN_COMPILE_ERROR, RUN_RUNTIME_ERROR, RUN_TIMEOUT };
+/* RUN_HAZARD: simt reported a race, a barrier error or an uninitialized
+ * read; the check is no pass whatever the values were. */
+enum run_status { RUN_PASS, RUN_WRONG, RUN_COMPILE_ERROR, RUN_RUNTIME_ERROR, RUN_TIMEOUT,
+		  RUN_HAZARD };
 const char *run_status_name(enum run_status s);
 
 /* Called as the run moves on: "compiling", "cached", "running", "timing". */
@@ -214,6 +217,11 @@ struct run_result {
 	char *json;                 /* the harness's object plus the runner's keys */
 	char *error;                /* when run_exercise returns -1: what is wrong */
 	char *not_recorded;         /* why the attempt could not be stored, else NULL */
+	char **hazards;             /* simt's hazard reports, one line each (messages) */
+	size_t n_hazards;
+	unsigned long long hazard_total; /* reports, counting those not kept */
+	unsigned schedule;          /* simt schedule of the run the verdict comes from */
+	char *nondeterminism;       /* how two schedules' results differed, else NULL */
 };
 
 /* Builds (or finds in the cache) and runs the exercise's harness with the
@@ -262,10 +270,14 @@ int run_program_build(const struct run_program *p, const struct run_probe *probe
 		      char **log);
 void run_program_clean(char *exe);
 /* Runs exe with args (argv[1..]) on cudalab's own stdin, stdout and
- * stderr; counters, when not NULL, goes to CUDALAB_SIMT_COUNTERS.  SIGINT
- * and SIGQUIT reach the program, not cudalab.  Returns what `cudalab run`
- * exits with: the program's code, 124 after timeout_s (> 0), 128+N after
- * signal N, or -1 with errno set when it could not be started. */
-int run_program_exec(const char *exe, char *const args[], double timeout_s, const char *counters);
+ * stderr; counters, when not NULL, goes to CUDALAB_SIMT_COUNTERS, hazards
+ * to CUDALAB_SIMT_HAZARDS.  SIGINT and SIGQUIT reach the program, not
+ * cudalab.  Returns the program's code, 124 after timeout_s (> 0), 128+N
+ * after signal N, or -1 with errno set when it could not be started. */
+int run_program_exec(const char *exe, char *const args[], double timeout_s, const char *counters,
+		     const char *hazards);
+/* The number of hazards simt's report file at path counts (0 when it is
+ * missing or unreadable: a program that ended before simt wrote it). */
+unsigned long long run_hazard_total(const char *path);
 
 #endif

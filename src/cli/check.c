@@ -135,6 +135,8 @@ static const char *verdict_word(enum run_status s)
 		return "COMPILE ERROR";
 	case RUN_TIMEOUT:
 		return "TIMEOUT";
+	case RUN_HAZARD:
+		return "HAZARD";
 	default:
 		return "RUNTIME ERROR";
 	}
@@ -276,7 +278,20 @@ static void print_result(const char *id, const struct run_result *r)
 			printf("            %s\n", r->mismatch.note);
 		print_timing(r);
 	}
-	if (r->status != RUN_PASS && r->status != RUN_COMPILE_ERROR) {
+	if (r->n_hazards) {
+		printf("  simt reported %llu hazard%s (CUDALAB_SIMT_CHECKS=0 turns the checks "
+		       "off):\n", r->hazard_total, r->hazard_total == 1 ? "" : "s");
+		for (size_t i = 0; i < r->n_hazards; i++)
+			printf("    - %s\n", r->hazards[i]);
+		if (r->hazard_total > r->n_hazards)
+			printf("    ... and %llu more\n", r->hazard_total - r->n_hazards);
+	}
+	if (r->nondeterminism)
+		printf("  nondeterminism: %s\n", r->nondeterminism);
+	if (r->status == RUN_HAZARD) {
+		/* stderr holds the reports just shown */
+		print_tail("stdout", r->out, r->out_truncated, TAIL_LINES);
+	} else if (r->status != RUN_PASS && r->status != RUN_COMPILE_ERROR) {
 		print_tail("stdout", r->out, r->out_truncated, TAIL_LINES);
 		print_tail("stderr", r->err, r->err_truncated, TAIL_LINES);
 	} else if (r->out_truncated || r->err_truncated) {

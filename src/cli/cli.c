@@ -24,7 +24,8 @@ const struct cli_verb cli_verbs[] = {
 	  cli_read },
 	{ "list", "[lessons|reading|exercises] [--json]",
 	  "list lessons, reading items or exercises with their status",
-	  "With no kind, lists all three. --json prints the shapes of DESIGN.md §3.\n", cli_list },
+	  "With no kind, lists all three. --json prints one JSON object per kind\n"
+	  "(README, \"Command line\").\n", cli_list },
 	{ "mark", "ITEM (done|reading|unread)", "set a reading item's status",
 	  "ITEM is a reading item id, as shown by 'cudalab list reading'.\n", cli_mark },
 	{ "progress", "[--json]", "how far you are: lessons, reading, exercises", "", cli_progress },
@@ -32,7 +33,10 @@ const struct cli_verb cli_verbs[] = {
 	  "build your solution of an exercise and check it",
 	  "Builds the exercise's harness with your copy (made from the starter on\n"
 	  "first use; its path is printed then), runs it, and prints the verdict:\n"
-	  "pass, wrong, compile_error, runtime_error or timeout. Exit 0 on a pass.\n"
+	  "pass, wrong, hazard, compile_error, runtime_error or timeout. Exit 0 on\n"
+	  "a pass. On simt every kernel is checked for races, barrier misuse and\n"
+	  "uninitialized reads (a report makes the verdict hazard), and a pass is\n"
+	  "run again under a second schedule (block and warp order).\n"
 	  "  --backend B  auto (a usable GPU, else simt), gpu or simt\n"
 	  "  --file F     check F instead of your copy\n"
 	  "  --timeout S  stop the program after S seconds (default 10, simt 60)\n"
@@ -57,7 +61,9 @@ const struct cli_verb cli_verbs[] = {
 	  "compile and run any CUDA program (.cu, .cpp, .c)",
 	  "Runs the program on this terminal with ARGS and exits with its code:\n"
 	  "124 after --timeout, 125 when it does not compile, 128+N when it died of\n"
-	  "signal N. On simt, --counters FILE writes the counters JSON there.\n",
+	  "signal N, 123 when simt reported a hazard (a race, a barrier error or an\n"
+	  "uninitialized read). On simt, --counters FILE writes the counters JSON\n"
+	  "there; CUDALAB_SIMT_CHECKS=0 turns the hazard checks off.\n",
 	  cli_run },
 	{ "validate", "", "check all content; prints file:line:col errors, exit 1 if any",
 	  "Checks every lesson and exercise: YAML, required fields, unique ids and\n"

@@ -1,6 +1,7 @@
 /* run.c — `cudalab run [OPTIONS] FILE... [-- ARGS]`: compile any CUDA
  * program for the chosen backend and run it on this terminal, exiting
- * with its code (124 timeout, 125 compile error, 128+N signal N). */
+ * with its code (123 hazard, 124 timeout, 125 compile error, 128+N signal
+ * N). */
 #include "cudalab/cli.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#define EXIT_HAZARD 123
 #define EXIT_TIMEOUT 124
 #define EXIT_COMPILE 125
 
@@ -133,8 +135,9 @@ static int build_and_run(struct cli *c, struct run_args *a, const struct run_pro
 {
 	struct run_program p = { a->sources, a->n_sources, a->includes, a->n_includes,
 				 a->defines, a->n_defines, b };
-	char *exe = NULL, *log = NULL, **argv;
+	char *exe = NULL, *log = NULL, **argv, *hazards = NULL;
 	int rc = run_program_build(&p, probe, &exe, &log);
+	unsigned long long n_hazards = 0;
 
 	if (rc < 0) {
 		rc = cli_error(c, "run: %s", log);
@@ -151,11 +154,26 @@ static int build_and_run(struct cli *c, struct run_args *a, const struct run_pro
 		argv[i + 1] = a->args[i];
 	fflush(stdout);
 	fflush(stderr);
-	rc = run_program_exec(exe, argv, a->timeout_s, b == BACKEND_SIMT ? a->counters : NULL);
-	if (rc < 0)
+	/* simt writes its hazard reports beside the program */
+	if (b == BACKEND_SIMT)
+		hazards = xasprintf("%s.hazards.json", exe);
+	rc = run_program_exec(exe, argv, a->timeout_s, b == BACKEND_SIMT ? a->counters : NULL,
+			      hazards);
+	if (hazards)
+		n_hazards = run_hazard_total(hazards);
+	if (rc < 0) {
 		rc = cli_error(c, "run: cannot start the program: %s", strerror(errno));
-	else if (rc == EXIT_TIMEOUT)
+	} else if (rc == EXIT_TIMEOUT) {
 		fprintf(stderr, "%s: run: stopped after %g s (--timeout)\n", c->prog, a->timeout_s);
+	} else if (n_hazards) {
+		fprintf(stderr, "%s: run: simt reported %llu hazard%s (above); exit status %d "
+			"(the program's own was %d)\n", c->prog, n_hazards,
+			n_hazards == 1 ? "" : "s", EXIT_HAZARD, rc);
+		rc = EXIT_HAZARD;
+	}
+	if (hazards)
+		unlink(hazards);
+	free(hazards);
 	free(argv[0]);
 	free(argv);
 	run_program_clean(exe);

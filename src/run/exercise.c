@@ -31,6 +31,7 @@ const char *run_status_name(enum run_status s)
 		[RUN_COMPILE_ERROR] = "compile_error",
 		[RUN_RUNTIME_ERROR] = "runtime_error",
 		[RUN_TIMEOUT] = "timeout",
+		[RUN_HAZARD] = "hazard",
 	};
 
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "runtime_error";
@@ -75,6 +76,10 @@ void run_result_free(struct run_result *res)
 	free(res->json);
 	free(res->error);
 	free(res->not_recorded);
+	for (size_t i = 0; i < res->n_hazards; i++)
+		free(res->hazards[i]);
+	free(res->hazards);
+	free(res->nondeterminism);
 	result_init(res);
 }
 
@@ -101,10 +106,11 @@ static void record(const struct run_request *req, struct run_result *res)
 		res->not_recorded = xstrdup(store_errmsg(req->st));
 }
 
-/* A file for simt's counters, which it writes when the program exits. */
-static char *counters_file(const char *cache)
+/* A fresh empty file in the cache for one of simt's reports (counters,
+ * hazards), which it writes when the program exits. */
+static char *report_file(const char *cache, const char *what)
 {
-	char *path = xasprintf("%s/counters-XXXXXX", cache);
+	char *path = xasprintf("%s/%s-XXXXXX", cache, what);
 	int fd = mkstemp(path);
 
 	if (fd < 0) {
@@ -115,29 +121,35 @@ static char *counters_file(const char *cache)
 	return path;
 }
 
+/* One run of the harness under simt schedule `schedule` (ignored on a
+ * GPU); fills res from it. */
 static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
-		       const char *cache, unsigned sanitize)
+		       const char *cache, unsigned sanitize, unsigned schedule)
 {
-	char seed[32], *counters = NULL, *counters_env = NULL;
+	char seed[32], *counters = NULL, *hazards = NULL, *entries[4] = { NULL };
 	char *argv[] = { (char *)prog, "--mode", (char *)run_mode_name(req->mode), NULL, NULL,
 			 NULL };
-	const char *env[3] = { NULL, NULL, NULL };
+	const char *env[5] = { NULL };
 	struct run_child c;
-	int rc = 0;
+	int rc = 0, n = 0;
 
 	if (req->seed >= 0) {
 		snprintf(seed, sizeof seed, "%ld", req->seed);
 		argv[3] = "--seed";
 		argv[4] = seed;
 	}
-	if (res->backend == BACKEND_SIMT && (counters = counters_file(cache))) {
-		counters_env = xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters);
-		env[0] = counters_env;
+	if (res->backend == BACKEND_SIMT) {
+		if ((counters = report_file(cache, "counters")))
+			env[n++] = entries[0] = xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters);
+		if ((hazards = report_file(cache, "hazards")))
+			env[n++] = entries[1] = xasprintf("CUDALAB_SIMT_HAZARDS=%s", hazards);
+		env[n++] = entries[2] = xasprintf("CUDALAB_SIMT_SCHEDULE=%u", schedule);
+		res->schedule = schedule;
 	}
 	/* a sanitizer-built simt (make SANITIZE=...): the harness's own host
 	 * allocations are no leak of simt's */
 	if (res->backend == BACKEND_SIMT && (sanitize & RUN_SAN_ADDRESS) && !getenv("ASAN_OPTIONS"))
-		env[env[0] ? 1 : 0] = "ASAN_OPTIONS=detect_leaks=0";
+		env[n++] = "ASAN_OPTIONS=detect_leaks=0";
 	memset(&c, 0, sizeof c);
 	c.argv = argv;
 	c.env = env;
@@ -145,7 +157,9 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 	c.cap = OUTPUT_CAP;
 	c.want_result = 1;
 	c.cancel = req->cancel;
-	run_phase(req, req->mode == RUN_BENCH ? "timing" : "running");
+	run_phase(req, req->mode == RUN_BENCH ? "timing"
+		       : schedule	     ? "running again under another schedule"
+					     : "running");
 	if (run_child_exec(&c) != 0) {
 		res->error = xasprintf("cannot run %s: %s", prog, strerror(errno));
 		rc = -1;
@@ -153,14 +167,87 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 		res->error = xstrdup("stopped before the program finished");
 		rc = -1;
 	} else {
-		run_interpret(req, res, &c, counters);
+		run_interpret(req, res, &c, counters, hazards);
 	}
 	if (counters)
 		unlink(counters);
+	if (hazards)
+		unlink(hazards);
 	run_child_free(&c);
 	free(counters);
-	free(counters_env);
+	free(hazards);
+	for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+		free(entries[i]);
 	return rc;
+}
+
+/* What the two runs' outputs differ in, when both passed (NULL when they
+ * agree): the harness's per-case errors, or the program's output. */
+static char *outputs_differ(const struct run_result *a, const struct run_result *b)
+{
+	if (a->n_cases != b->n_cases)
+		return xasprintf("%zu cases under schedule %u, %zu under schedule %u", a->n_cases,
+				 a->schedule, b->n_cases, b->schedule);
+	for (size_t i = 0; i < a->n_cases; i++) {
+		const struct run_case *x = &a->cases[i], *y = &b->cases[i];
+
+		if (x->max_abs_err != y->max_abs_err &&
+		    !(isnan(x->max_abs_err) && isnan(y->max_abs_err)))
+			return xasprintf("case %s: max abs err %.3g under schedule %u, %.3g under "
+					 "schedule %u: the order of the additions depends on the "
+					 "order blocks and warps run (floating-point atomics or "
+					 "a reduction whose order is not fixed)", x->name,
+					 x->max_abs_err, a->schedule, y->max_abs_err, b->schedule);
+	}
+	if (strcmp(a->out ? a->out : "", b->out ? b->out : "") != 0)
+		return xasprintf("the program printed something else under schedule %u than "
+				 "under schedule %u", b->schedule, a->schedule);
+	return NULL;
+}
+
+/* A check on simt that passed under schedule 0 runs once more under
+ * schedule 1 (another block order, warp interleaving and time slice).
+ * A verdict that changes is the second run's verdict, said to depend on
+ * the schedule; outputs that change under two passes are noted. */
+static int second_schedule(const struct run_request *req, struct run_result *res,
+			   const char *prog, const char *cache, unsigned sanitize)
+{
+	struct run_result again;
+	char *why;
+
+	result_init(&again);
+	again.backend = res->backend;
+	again.timeout_s = res->timeout_s;
+	if (run_harness(req, &again, prog, cache, sanitize, 1) != 0) {
+		res->error = again.error;
+		again.error = NULL;
+		run_result_free(&again);
+		return -1;
+	}
+	if (again.status == RUN_PASS) {
+		res->nondeterminism = outputs_differ(res, &again);
+		if (res->nondeterminism)
+			run_result_note(res, "nondeterminism", res->nondeterminism);
+		run_result_free(&again);
+		return 0;
+	}
+	/* the second run's verdict stands, with the first's build facts */
+	why = xasprintf("%s (under schedule 1; schedule 0 passed: the result depends on the "
+			"order in which blocks and warps run)", again.summary);
+	again.nondeterminism = xasprintf("passed under schedule 0, %s under schedule 1",
+					 run_status_name(again.status));
+	free(again.summary);
+	again.summary = why;
+	again.cached = res->cached;
+	again.compile_s = res->compile_s;
+	again.source_hash = res->source_hash;
+	again.compile_log = res->compile_log;
+	res->source_hash = res->compile_log = NULL;
+	run_result_free(res);
+	*res = again;
+	run_result_note(res, "summary", res->summary);
+	run_result_note(res, "nondeterminism", res->nondeterminism);
+	return 0;
 }
 
 /* Resolves the backend and checks that it can work here. */
@@ -207,7 +294,11 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	if (b.failed) {
 		res->n_errors = run_log_errors(res->compile_log, &res->errors);
 		run_interpret_compile(req, res);
-	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize) != 0) {
+	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0) != 0) {
+		goto done;
+	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK &&
+		   res->status == RUN_PASS &&
+		   second_schedule(req, res, b.prog, cache, probe.simt_sanitize) != 0) {
 		goto done;
 	}
 	record(req, res);

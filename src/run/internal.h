@@ -47,7 +47,9 @@ void run_phase(const struct run_request *req, const char *phase);
  * run, and res->json from the harness's object plus the runner's keys. */
 struct run_child;
 void run_interpret(const struct run_request *req, struct run_result *res,
-		   const struct run_child *c, const char *counters);
+		   const struct run_child *c, const char *counters, const char *hazards);
+/* Sets key to text in res->json (and "status" again with "summary"). */
+void run_result_note(struct run_result *res, const char *key, const char *text);
 /* Fills res for a build that failed. */
 void run_interpret_compile(const struct run_request *req, struct run_result *res);
 /* Writes res->json from what res holds (for runner-made verdicts) or

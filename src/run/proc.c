@@ -437,11 +437,14 @@ static int wait_limited(pid_t pid, double timeout_s, int *status)
 	return late;
 }
 
-int run_program_exec(const char *exe, char *const args[], double timeout_s, const char *counters)
+int run_program_exec(const char *exe, char *const args[], double timeout_s, const char *counters,
+		     const char *hazards)
 {
 	struct sigaction ign, old_int, old_quit;
 	char *entry = counters ? xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters) : NULL;
-	char **env = child_env(NULL, entry);
+	char *hz = hazards ? xasprintf("CUDALAB_SIMT_HAZARDS=%s", hazards) : NULL;
+	const char *add[] = { hz, NULL };
+	char **env = child_env(hz ? add : NULL, entry);
 	int errp[2], err = 0, status = 0, late = 0;
 	pid_t pid;
 
@@ -482,6 +485,7 @@ int run_program_exec(const char *exe, char *const args[], double timeout_s, cons
 done:
 	free(env);
 	free(entry);
+	free(hz);
 	if (err) {
 		errno = err;
 		return -1;

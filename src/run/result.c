@@ -12,6 +12,8 @@
 #include "cudalab/content.h"
 #include "cudalab/util.h"
 
+static void put(cJSON *obj, const char *key, cJSON *item);
+
 static double num(const cJSON *obj, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -261,10 +263,57 @@ static cJSON *read_counters(const char *path)
 	return j;
 }
 
-void run_interpret(const struct run_request *req, struct run_result *res,
-		   const struct run_child *c, const char *counters)
+unsigned long long run_hazard_total(const char *path)
 {
-	cJSON *h = NULL, *simt;
+	cJSON *j = read_counters(path);
+	double total = num(j, "total");
+
+	cJSON_Delete(j);
+	return isnan(total) || total < 0 ? 0 : (unsigned long long)total;
+}
+
+/* simt's hazard reports (the object it writes to CUDALAB_SIMT_HAZARDS):
+ * their messages go to res; any report makes a pass or a wrong answer a
+ * hazard, a verdict that does not rest on luck.  A crash or a timeout
+ * keeps its own status, with the reports beside it. */
+static void read_hazards(struct run_result *res, const cJSON *hz)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(hz, "hazards"), *r;
+	double total = num(hz, "total");
+	size_t n = (size_t)cJSON_GetArraySize(list);
+
+	if (!hz || isnan(total) || total <= 0)
+		return;
+	res->hazard_total = (unsigned long long)total;
+	res->hazards = xcalloc(n ? n : 1, sizeof *res->hazards);
+	cJSON_ArrayForEach(r, list) {
+		const char *msg = str(r, "message");
+		double count = num(r, "count");
+
+		if (!msg)
+			continue;
+		res->hazards[res->n_hazards++] =
+			!isnan(count) && count > 1
+				? xasprintf("%s (%.0f times)", msg, count)
+				: xstrdup(msg);
+	}
+	if (res->status != RUN_PASS && res->status != RUN_WRONG)
+		return;
+	res->status = RUN_HAZARD;
+	free(res->summary);
+	if (res->n_hazards && res->hazard_total > 1)
+		res->summary = xasprintf("hazard: %s (and %llu more)", str(list->child, "message"),
+					 res->hazard_total - 1);
+	else if (res->n_hazards)
+		res->summary = xasprintf("hazard: %s", str(list->child, "message"));
+	else
+		res->summary = xasprintf("hazard: simt reported %llu hazards", res->hazard_total);
+}
+
+void run_interpret(const struct run_request *req, struct run_result *res,
+		   const struct run_child *c, const char *counters, const char *hazards)
+{
+	cJSON *h = NULL, *simt, *hz;
 	const char *bad = NULL;
 
 	res->out = xstrdup(c->out ? c->out : "");
@@ -287,7 +336,29 @@ void run_interpret(const struct run_request *req, struct run_result *res,
 		read_report(res, h);
 	decide(res, c, c->timed_out ? NULL : h, bad);
 	simt = res->backend == BACKEND_SIMT ? read_counters(counters) : NULL;
+	hz = res->backend == BACKEND_SIMT ? read_counters(hazards) : NULL;
+	read_hazards(res, hz);
+	if (hz && simt)
+		put(simt, "hazards", hz);
+	else
+		cJSON_Delete(hz);
 	run_result_json(res, req, h, simt);
+}
+
+void run_result_note(struct run_result *res, const char *key, const char *text)
+{
+	cJSON *o = res->json ? cJSON_Parse(res->json) : NULL;
+
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return;
+	}
+	if (strcmp(key, "summary") == 0)
+		put(o, "status", cJSON_CreateString(run_status_name(res->status)));
+	put(o, key, cJSON_CreateString(text));
+	free(res->json);
+	res->json = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
 }
 
 void run_interpret_compile(const struct run_request *req, struct run_result *res)
@@ -355,6 +426,8 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 	put(o, "signal", res->signal ? cJSON_CreateString(run_signal_name(res->signal))
 				     : cJSON_CreateNull());
 	put(o, "timeout_s", cJSON_CreateNumber(res->timeout_s));
+	if (res->backend == BACKEND_SIMT)
+		put(o, "schedule", cJSON_CreateNumber(res->schedule));
 	if (simt)
 		put(o, "simt", simt);
 	free(res->json);

@@ -670,7 +670,7 @@ static void report(struct block_ctx *bc, struct hz_report *key,
 	char *msg;
 	int i, idx;
 
-	bc->counts.races++;
+	bc->counts.hazards++;
 	/* the unordered pair of sites is the identity */
 	if (key->nsites == 2 && (key->site[0] > key->site[1] ||
 				 (key->site[0] == key->site[1] &&

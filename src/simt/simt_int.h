@@ -551,7 +551,7 @@ struct simt_counts {
 	uint64_t atomics, barriers;
 	uint64_t flops_f32, flops_f64, flops_f16;
 	uint64_t local_ld, local_st;
-	uint64_t races;
+	uint64_t hazards; /* occurrences of hazards (hazard.c) */
 };
 
 extern bool simt_counters_on;

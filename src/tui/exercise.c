@@ -4,6 +4,7 @@
  * attempts as a sparkline.  Its argument is the exercise id. */
 #include "tui_internal.h"
 
+#include <cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -411,9 +412,112 @@ static const char *verdict_text(enum run_status s)
 		return "COMPILE ERROR";
 	case RUN_RUNTIME_ERROR:
 		return "RUNTIME ERROR";
+	case RUN_HAZARD:
+		return "HAZARD";
 	default:
 		return "TIMEOUT";
 	}
+}
+
+/* Line `line` (from 1) of text, blanks trimmed, into out; 0 if absent. */
+static int source_line(const char *text, long line, char *out, size_t size)
+{
+	const char *p = text, *end;
+
+	for (long i = 1; p && i < line; i++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || line < 1)
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+	return 1;
+}
+
+/* One access of a hazard: what, where, by whom, and the learner's line. */
+static void show_site(struct exscreen *x, const cJSON *site, const char *space,
+		      const char *source)
+{
+	const cJSON *file = cJSON_GetObjectItemCaseSensitive(site, "file");
+	const cJSON *line = cJSON_GetObjectItemCaseSensitive(site, "line");
+	const cJSON *acc = cJSON_GetObjectItemCaseSensitive(site, "access");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(site, "block");
+	const cJSON *th = cJSON_GetObjectItemCaseSensitive(site, "thread");
+	const char *base = x->file ? strrchr(x->file, '/') : NULL;
+	char where[256] = "an unknown line", code[160];
+	int v[6];
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = cJSON_GetArrayItem(b, i) ? cJSON_GetArrayItem(b, i)->valueint : 0;
+		v[3 + i] = cJSON_GetArrayItem(th, i) ? cJSON_GetArrayItem(th, i)->valueint : 0;
+	}
+	if (cJSON_IsString(file) && cJSON_IsNumber(line))
+		snprintf(where, sizeof where, "%s:%d", file->valuestring, line->valueint);
+	results_add(x, UI_WARN, "  %s%s%s at %s, block (%d,%d,%d) thread (%d,%d,%d)",
+		    space ? space : "", space && cJSON_IsString(acc) ? " " : "",
+		    cJSON_IsString(acc) ? acc->valuestring : "", where, v[0], v[1], v[2], v[3],
+		    v[4], v[5]);
+	base = base ? base + 1 : x->file;
+	if (source && base && cJSON_IsString(file) && strcmp(file->valuestring, base) == 0 &&
+	    cJSON_IsNumber(line) && source_line(source, line->valueint, code, sizeof code))
+		results_add(x, UI_TEXT, "      %d | %s", line->valueint, code);
+}
+
+/* simt's hazard reports, from the result JSON: each with its kind, count
+ * and kernel, then the accesses involved with the learner's source lines,
+ * then the message in full. */
+static void show_hazards(struct exscreen *x, const struct run_result *r)
+{
+	cJSON *j = cJSON_Parse(r->json);
+	const cJSON *hz = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(j, "simt"), "hazards");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(hz, "hazards"), *h;
+	char *source = x->file ? read_file(x->file, NULL) : NULL;
+	int shown = 0;
+
+	if (cJSON_GetArraySize(list) > 0)
+		results_add(x, UI_SECTION, "simt found %llu hazard%s (races, barrier misuse, "
+			    "uninitialized reads):", r->hazard_total,
+			    r->hazard_total == 1 ? "" : "s");
+	cJSON_ArrayForEach(h, list) {
+		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(h, "kind");
+		const cJSON *space = cJSON_GetObjectItemCaseSensitive(h, "space");
+		const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(h, "kernel");
+		const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
+		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(h, "message");
+		const cJSON *sites = cJSON_GetObjectItemCaseSensitive(h, "sites"), *site;
+
+		if (shown++ == 6) {
+			results_add(x, UI_DIM, "  ... and more (all of them: cudalab check --json)");
+			break;
+		}
+		results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s",
+			    cJSON_IsString(kind) ? kind->valuestring : "hazard",
+			    cJSON_IsString(space) ? " in " : "",
+			    cJSON_IsString(space) ? space->valuestring : "",
+			    cJSON_IsString(space) ? " memory" : "",
+			    cJSON_IsString(kernel) ? kernel->valuestring : "a kernel",
+			    cJSON_IsNumber(count) ? count->valueint : 1,
+			    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");
+		cJSON_ArrayForEach(site, sites)
+			show_site(x, site, cJSON_IsString(space) ? space->valuestring : NULL, source);
+		if (cJSON_IsString(msg) && cJSON_GetArraySize(sites) == 2 &&
+		    cJSON_IsString(kind) && strcmp(kind->valuestring, "race") == 0 &&
+		    strrchr(msg->valuestring, ','))
+			/* the accesses are above; what is left is the reason */
+			results_add(x, UI_DIM, "  %s", strrchr(msg->valuestring, ',') + 2);
+		else if (cJSON_IsString(msg))
+			results_add(x, UI_DIM, "  %s", msg->valuestring);
+	}
+	free(source);
+	cJSON_Delete(j);
 }
 
 static void show_timing(struct exscreen *x, const struct run_result *r)
@@ -468,6 +572,9 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 			    "  %-6s %-24s max abs err %-10s max rel err %s", c->status, c->name, abs_err,
 			    rel_err);
 	}
+	show_hazards(x, r);
+	if (r->nondeterminism)
+		results_add(x, UI_WARN, "nondeterminism: %s", r->nondeterminism);
 	show_timing(x, r);
 	{
 		char **lines;
@@ -481,7 +588,7 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 			results_add(x, UI_TEXT, "  %s", lines[i]);
 		run_insights_free(lines, n);
 	}
-	if (r->err && *r->err) {
+	if (r->err && *r->err && r->status != RUN_HAZARD) {
 		results_add(x, UI_DIM, "stderr:");
 		results_add_block(x, UI_DIM, r->err, 20);
 	}

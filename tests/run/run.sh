@@ -282,6 +282,67 @@ simt_attaches_counters() {
 		note "run --counters wrote no counters"
 }
 
+# simt's hazard report makes any verdict a hazard; a pass is tried under a
+# second schedule, and a verdict that changes with it is that verdict.
+simt_hazards_and_schedules() {
+	onsimt() { clenv CUDALAB_GPU=0 CUDALAB_SIMT_LIB="$T/simt/libcudalab-simt.a" "$BIN" "$@"; }
+	onsimt check square --file "$FIX/variants/hazard.cu"
+	expect_rc 1
+	expect_out "HAZARD square: hazard: race: shared write at hazard.cu:13 by block (0,0,0) thread (32,0,0) and shared read at hazard.cu:15"
+	expect_out "(and 2 more)"
+	expect_out "simt reported 3 hazards"
+	onsimt check square --file "$FIX/variants/hazard.cu" --json
+	json_expect "d['status'] == 'hazard' and d['simt']['hazards']['total'] == 3 and d['schedule'] == 0"
+	onsimt check square --file "$FIX/variants/schedule.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and d['schedule'] == 1 and 'schedule 0 passed' in d['summary'] and d['nondeterminism'] == 'passed under schedule 0, wrong under schedule 1'"
+	# bench runs once, under the default schedule
+	onsimt bench square --file "$FIX/variants/schedule.cu" --json
+	expect_rc 0
+	python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select status from attempt where exercise = ? and backend = ?",
+                  ("square", "simt")).fetchall()
+sys.exit(0 if ("hazard",) in rows and ("wrong",) in rows else 1)' \
+		"$CUDALAB_HOME/progress.db" || note "hazard and wrong attempts not recorded"
+}
+
+# The racy reduce-sum (blocks add into *out with a plain +=) on the real
+# simt, with the shipped exercise: a hazard under every input seed and
+# never recorded as passed; `cudalab run` of a racy program exits 123.
+racy_reduce_sum_is_never_a_pass() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	home=$T/racy-home
+	sed 's/atomicAdd(out, acc);/*out += acc;/' "$SRC/exercises/reduce-sum/solution.cu" \
+		>"$T/racy.cu"
+	grep -q '\*out += acc;' "$T/racy.cu" || note "the solution changed: no atomicAdd(out, acc)"
+	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
+	for seed in default 1 2 3 4 5; do
+		if [ $seed = default ]; then
+			real check reduce-sum --file "$T/racy.cu" --json
+		else
+			real check reduce-sum --file "$T/racy.cu" --seed $seed --json
+		fi
+		expect_rc 1
+		json_expect "d['status'] == 'hazard' and d['simt']['hazards']['races'] >= 1 and any(h['kind'] == 'race' and h['space'] == 'global' and [s['line'] for s in h['sites']] == [52, 52] for h in d['simt']['hazards']['hazards'])"
+	done
+	real list exercises --json
+	json_expect "[e['status'] for e in d if e['id'] == 'reduce-sum'] != ['passed']"
+	real check reduce-sum --file "$SRC/exercises/reduce-sum/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['simt']['hazards']['total'] == 0"
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" run --backend simt "$SRC/tests/simt/rt_racecheck.cu"
+	expect_rc 123
+	expect_err "race: shared write at rt_racecheck.cu:13"
+	expect_err "simt reported 2 hazards (above); exit status 123 (the program's own was 0)"
+}
+
 # A real kernel: on a GPU it must pass and be timed; without one the
 # harness's own runtime error must come through with its message.
 device_kernel() {
@@ -430,7 +491,8 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	wrong_answer_is_wrong hang_times_out_and_leaves_nothing crash_names_the_signal \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
-	attempts_are_recorded bench_reports_timing simt_attaches_counters device_kernel \
+	attempts_are_recorded bench_reports_timing simt_attaches_counters \
+	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do
