@@ -609,13 +609,15 @@ static inline bool fast_space(int space)
 		fast_window(bc, in->space, &lo, &sz, &base); \
 	} \
 	if (rec) \
-		addr[l] = a
+		addr[l] = a; \
+	if (pt) \
+		pt[l] = (uint8_t *)p
 
 /* Scalar register-addressed loads and stores in the spaces the fast
  * window covers, with loops specialised by access size. */
 static bool ld_fast(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
-		    uint32_t ex, uint64_t *addr)
+		    uint32_t ex, uint64_t *addr, uint8_t **pt)
 {
 	const uint64_t *A = R(in->addr);
 	uint64_t *D = R(in->o[0]);
@@ -661,6 +663,7 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex, uint64_t *addr)
 {
+	uint8_t **pt = NULL; /* the hazard path has its own stores */
 	const uint64_t *A = R(in->addr), *S = R(in->o[0]);
 	int size = simt_type_size(in->type);
 	bool rec = simt_counters_on;
@@ -711,6 +714,14 @@ static bool ld_checked(struct block_ctx *bc, struct warp *w,
 	uint64_t addr[32];
 	uint8_t *ptr[32];
 
+	if (in->am == AM_REG && fast_space(in->space)) {
+		if (!ld_fast(bc, w, in, bases, ex, addr, ptr))
+			return false;
+		simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0);
+		if (simt_counters_on)
+			count_access(bc, in, addr, ex, n, false);
+		return true;
+	}
 	FOR_LANES(ex, {
 		uint64_t a = lane_address(in, bases, w, l);
 		const uint8_t *p = resolve(bc, w, l, in, in->space, a, n, n, ACC_READ);
@@ -740,7 +751,7 @@ static bool exec_ld(struct block_ctx *bc, struct warp *w,
 	if (bc->hz && in->am != AM_PARAM && in->am != AM_KPARAM)
 		return ld_checked(bc, w, in, bases, ex);
 	if (in->am == AM_REG && fast_space(in->space)) {
-		if (!ld_fast(bc, w, in, bases, ex, addr))
+		if (!ld_fast(bc, w, in, bases, ex, addr, NULL))
 			return false;
 		if (simt_counters_on)
 			count_access(bc, in, addr, ex, n, false);

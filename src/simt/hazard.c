@@ -303,6 +303,14 @@ bool simt_hz_enabled(void)
  * no kernel touches cost nothing. */
 #define MAP_MIN (1u << 20)
 
+/* Fresh mappings up to this size are filled at once (one write fault per
+ * huge page, and no copy-on-write of the zero page with the TLB
+ * shootdowns it costs when a kernel reads a page before writing it). */
+#define POPULATE_MAX ((size_t)256 << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 static void *zeroed(size_t bytes)
 {
 	void *p;
@@ -316,10 +324,10 @@ static void *zeroed(size_t bytes)
 		abort();
 	}
 #ifdef MADV_HUGEPAGE
-	/* a kernel's first touch of a page of shadow costs a fault (two:
-	 * read, then write); huge pages make those 512 times fewer */
 	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
+	if (bytes <= POPULATE_MAX)
+		madvise(p, bytes, MADV_POPULATE_WRITE); /* a hint: may fail */
 	return p;
 }
 
@@ -333,19 +341,102 @@ static void unzeroed(void *p, size_t bytes)
 		munmap(p, bytes);
 }
 
+/* Shadows of freed allocations, kept for the next allocation of about
+ * the same size: records of earlier launches read as stale (their clock
+ * is at most the launch's base), so a shadow needs no clearing to be
+ * reused, and its pages are already there.  Emptied when the clocks start
+ * again (simt_hz_launch_begin). */
+#define POOL_SLOTS 16
+#define POOL_MAX ((size_t)1 << 30)
+static struct pooled {
+	void *p;
+	size_t bytes;
+} pool[POOL_SLOTS];
+static size_t pool_bytes;
+static bool pool_off;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *pool_take(size_t bytes, size_t *cap)
+{
+	int i, best = -1;
+	void *p = NULL;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < POOL_SLOTS && !pool_off; i++)
+		if (pool[i].p && pool[i].bytes >= bytes && pool[i].bytes / 4 <= bytes &&
+		    (best < 0 || pool[i].bytes < pool[best].bytes))
+			best = i;
+	if (best >= 0) {
+		p = pool[best].p;
+		*cap = pool[best].bytes;
+		pool_bytes -= pool[best].bytes;
+		pool[best].p = NULL;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	return p;
+}
+
+static bool pool_put(void *p, size_t bytes)
+{
+	int i;
+	bool kept = false;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < POOL_SLOTS && !pool_off && !kept; i++)
+		if (!pool[i].p && pool_bytes + bytes <= POOL_MAX) {
+			pool[i].p = p;
+			pool[i].bytes = bytes;
+			pool_bytes += bytes;
+			kept = true;
+		}
+	pthread_mutex_unlock(&pool_lock);
+	return kept;
+}
+
+static void pool_flush(void)
+{
+	int i;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < POOL_SLOTS; i++)
+		if (pool[i].p)
+			munmap(pool[i].p, pool[i].bytes);
+	memset(pool, 0, sizeof pool);
+	pool_bytes = 0;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+/* A mapped shadow's size: whole huge pages, so that pooled shadows fit
+ * allocations of nearby sizes. */
 static size_t shadow_bytes(uint64_t size)
 {
-	return (size_t)((size + 3) / 4) * sizeof(struct hz_word);
+	size_t b = (size_t)((size + 3) / 4) * sizeof(struct hz_word);
+
+	return b < MAP_MIN ? b : (b + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
 }
 
 struct hz_word *simt_hz_shadow_new(uint64_t size)
 {
-	return zeroed(shadow_bytes(size));
+	size_t bytes = shadow_bytes(size), cap;
+	void *p;
+
+	if (bytes >= MAP_MIN && (p = pool_take(bytes, &cap))) {
+		if (cap > bytes) {
+			/* give back the tail: the free side must see `bytes` */
+			munmap((char *)p + bytes, cap - bytes);
+		}
+		return p;
+	}
+	return zeroed(bytes);
 }
 
 void simt_hz_shadow_free(struct hz_word *sh, uint64_t size)
 {
-	unzeroed(sh, shadow_bytes(size));
+	size_t bytes = shadow_bytes(size);
+
+	if (sh && bytes >= MAP_MIN && pool_put(sh, bytes))
+		return;
+	unzeroed(sh, bytes);
 }
 
 uint8_t *simt_hz_init_new(uint64_t size)
@@ -823,8 +914,11 @@ void simt_hz_launch_begin(struct launch_state *L)
 		mark_cas_seeds(L->mod);
 	if (clock_base > 0xC0000000u) {
 		/* every record of earlier launches must read as old: start
-		 * the shadows afresh */
+		 * the shadows afresh, pooled ones included */
+		pool_flush();
+		pool_off = true;
 		simt_mem_hz_reset();
+		pool_off = false;
 		clock_base = 1;
 	}
 	L->hz_base = clock_base;
@@ -1843,6 +1937,51 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 		    (uint32_t)(in - bc->L->mod->code), flags, kind, p, n, val);
 }
 
+/* wh for global address a, when it lies in an allocation with a shadow
+ * (else wh is emptied). */
+static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
+{
+	if (global_loc(bc, a, &wh->sh, &wh->init, &wh->lo, &wh->size))
+		return true;
+	wh->lo = wh->size = 0;
+	return false;
+}
+
+/* The commonest access, a plain aligned 4-byte read of a granule whose
+ * write record is stale or ordered before it: only the read record may
+ * change.  False when the full check is needed (a possible race). */
+HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
+	       uint32_t pc, uint32_t base, bool shared)
+{
+	uint32_t blk = hb->block;
+	const struct hz_rec *w = &wd->w, *r = &wd->r;
+	struct hz_rec me;
+
+	if (w->clk > base && (!shared || w->block == blk)) {
+		if (w->block != blk || (w->flags & HZR_ASYNC))
+			return false;
+		if (w->tid != tid && !((w->flags & HZR_COLL) && (w->tid >> 5) == (tid >> 5)) &&
+		    knows(hb, tid, w->tid) < w->clk)
+			return false;
+	}
+	me.block = blk;
+	me.clk = hb->t[tid].clk;
+	me.tid = (uint16_t)tid;
+	me.flags = 0;
+	me.mask = 0xf;
+	me.pc = pc;
+	if (r->clk <= base || (shared && r->block != blk)) {
+		rec_store(&wd->r, &me);
+	} else if ((r->block == blk && r->tid == tid) || ordered(hb, tid, r)) {
+		if (r->clk != me.clk || r->pc != pc || r->mask != 0xf || r->flags ||
+		    r->block != blk || r->tid != tid)
+			rec_store(&wd->r, &me);
+	} else if (r->mask != 0xf) {
+		rec_store(&wd->r, &me);
+	}
+	return true;
+}
+
 void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
@@ -1853,6 +1992,51 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
 
+	if (kind == HZ_READ && n == 4 && !flags) {
+		uint32_t base = bc->L->hz_base;
+		uint64_t ssize = bc->L->shared_size;
+		const struct hz_thread *prev = NULL;
+		const uint8_t *prev_p = NULL;
+		/* lanes of a warp without __syncwarp knowledge of their own
+		 * know the same when they share a snapshot */
+		bool same_ok = !hb->Lon[w->id];
+
+		while (lanes) {
+			unsigned l = (unsigned)__builtin_ctz(lanes);
+			uint8_t *p = ptr[l];
+			uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
+			const struct hz_thread *t = &hb->t[w->id * 32 + l];
+			uint8_t m;
+
+			if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk) {
+				/* a broadcast read: what held for the lane before
+				 * holds for this one, and the read record stays */
+				lanes &= lanes - 1;
+				continue;
+			}
+			if (off < ssize && !(off & 3)) {
+				m = (uint8_t)(0xfu << (off & 4));
+				if ((off < hb->init_limit && (hb->sinit[off >> 3] & m) != m) ||
+				    !read4(hb, &hb->ssh[off >> 2], w->id * 32 + l, pc, base, true))
+					break;
+			} else if (off >= ssize && hb->global_ok && !(a & 3) &&
+				   (uint64_t)(p - bc->local) >= bc->local_cap &&
+				   (a - wh.lo < wh.size || global_where(bc, a, &wh))) {
+				off = a - wh.lo;
+				m = (uint8_t)(0xfu << (off & 4));
+				if ((wh.init && (wh.init[off >> 3] & m) != m) ||
+				    !read4(hb, &wh.sh[off >> 2], w->id * 32 + l, pc, base, false))
+					break;
+			} else {
+				break;
+			}
+			prev = t;
+			prev_p = p;
+			lanes &= lanes - 1;
+		}
+		/* the rest (a new allocation, local memory, an unwritten or
+		 * racing granule) the full way */
+	}
 	while (lanes) {
 		unsigned l = (unsigned)__builtin_ctz(lanes);
 

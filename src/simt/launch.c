@@ -596,11 +596,15 @@ static void schedule_setup(struct launch_state *L)
 	if (n < 2)
 		return;
 	L->perm_c = mix64(h) % n;
-	L->perm_m = (h | 1) % n;
-	while (L->perm_m < 2 || gcd64(L->perm_m, n) != 1)
-		L->perm_m = (L->perm_m + 1) % n;
-	if (n == 2)
-		L->perm_m = 1;
+	if (n == 2) {
+		/* the only other order: 1, 0 */
+		L->perm_c = 1;
+		return;
+	}
+	/* a multiplier in [2, n) prime to n; n - 1 always is */
+	L->perm_m = 2 + (h | 1) % (n - 2);
+	while (gcd64(L->perm_m, n) != 1)
+		L->perm_m = L->perm_m + 1 < n ? L->perm_m + 1 : 2;
 }
 
 uint64_t simt_block_order(const struct launch_state *L, uint64_t i)
