@@ -54,7 +54,7 @@ SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
 
-.PHONY: all run test test-unit test-gpu bench bench-run bench-simt bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test test-unit test-gpu bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -142,6 +142,10 @@ bench-run: $(BIN) $(SIMT_LIB)
 
 bench-simt: $(SIMT_LIB)
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/bench/simt.sh
+
+# Every reference solution checked on simt with the hazard checks on and off.
+bench-checks: $(BIN) $(SIMT_LIB)
+	@CUDALAB_BIN='$(abspath $(BIN))' sh tests/bench/checks.sh
 
 # Every reference solution benched on the GPU beside its bar (80 % of
 # peak bandwidth, or 50 % of cuBLAS for sgemm-regblock); medians of RUNS.

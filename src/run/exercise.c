@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,9 +158,7 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 	c.cap = OUTPUT_CAP;
 	c.want_result = 1;
 	c.cancel = req->cancel;
-	run_phase(req, req->mode == RUN_BENCH ? "timing"
-		       : schedule	     ? "running again under another schedule"
-					     : "running");
+	run_phase(req, req->mode == RUN_BENCH ? "timing" : "running");
 	if (run_child_exec(&c) != 0) {
 		res->error = xasprintf("cannot run %s: %s", prog, strerror(errno));
 		rc = -1;
@@ -205,48 +204,93 @@ static char *outputs_differ(const struct run_result *a, const struct run_result 
 	return NULL;
 }
 
-/* A check on simt that passed under schedule 0 runs once more under
+/* A check on simt runs under two schedules at once: schedule 0 and
  * schedule 1 (another block order, warp interleaving and time slice).
- * A verdict that changes is the second run's verdict, said to depend on
- * the schedule; outputs that change under two passes are noted. */
-static int second_schedule(const struct run_request *req, struct run_result *res,
-			   const char *prog, const char *cache, unsigned sanitize)
+ * The second runs in a thread of its own, so a check costs about one
+ * run's time where there are cores for both. */
+struct sched_job {
+	struct run_request req; /* the caller's, without progress or store */
+	struct run_result res;
+	const char *prog, *cache;
+	unsigned sanitize;
+	int rc;
+};
+
+static void *sched_run(void *arg)
 {
-	struct run_result again;
+	struct sched_job *j = arg;
+
+	j->rc = run_harness(&j->req, &j->res, j->prog, j->cache, j->sanitize, 1);
+	return NULL;
+}
+
+/* The verdict from both runs: when schedule 0 passed, a schedule-1
+ * verdict that differs is the verdict, said to depend on the schedule;
+ * two passes whose outputs differ are noted as nondeterminism. */
+static void join_schedules(struct run_result *res, struct run_result *again)
+{
 	char *why;
 
-	result_init(&again);
-	again.backend = res->backend;
-	again.timeout_s = res->timeout_s;
-	if (run_harness(req, &again, prog, cache, sanitize, 1) != 0) {
-		res->error = again.error;
-		again.error = NULL;
-		run_result_free(&again);
-		return -1;
+	if (res->status != RUN_PASS) {
+		run_result_free(again);
+		return;
 	}
-	if (again.status == RUN_PASS) {
-		res->nondeterminism = outputs_differ(res, &again);
+	if (again->status == RUN_PASS) {
+		res->nondeterminism = outputs_differ(res, again);
 		if (res->nondeterminism)
 			run_result_note(res, "nondeterminism", res->nondeterminism);
-		run_result_free(&again);
-		return 0;
+		run_result_free(again);
+		return;
 	}
-	/* the second run's verdict stands, with the first's build facts */
 	why = xasprintf("%s (under schedule 1; schedule 0 passed: the result depends on the "
-			"order in which blocks and warps run)", again.summary);
-	again.nondeterminism = xasprintf("passed under schedule 0, %s under schedule 1",
-					 run_status_name(again.status));
-	free(again.summary);
-	again.summary = why;
-	again.cached = res->cached;
-	again.compile_s = res->compile_s;
-	again.source_hash = res->source_hash;
-	again.compile_log = res->compile_log;
+			"order in which blocks and warps run)", again->summary);
+	again->nondeterminism = xasprintf("passed under schedule 0, %s under schedule 1",
+					  run_status_name(again->status));
+	free(again->summary);
+	again->summary = why;
+	again->cached = res->cached;
+	again->compile_s = res->compile_s;
+	again->source_hash = res->source_hash;
+	again->compile_log = res->compile_log;
 	res->source_hash = res->compile_log = NULL;
 	run_result_free(res);
-	*res = again;
+	*res = *again;
 	run_result_note(res, "summary", res->summary);
 	run_result_note(res, "nondeterminism", res->nondeterminism);
+}
+
+static int check_two_schedules(const struct run_request *req, struct run_result *res,
+			       const char *prog, const char *cache, unsigned sanitize)
+{
+	struct sched_job j;
+	pthread_t th;
+	int rc, threaded;
+
+	memset(&j, 0, sizeof j);
+	j.req = *req;
+	j.req.progress = NULL;
+	j.req.st = NULL;
+	j.prog = prog;
+	j.cache = cache;
+	j.sanitize = sanitize;
+	result_init(&j.res);
+	j.res.backend = res->backend;
+	j.res.timeout_s = res->timeout_s;
+	threaded = pthread_create(&th, NULL, sched_run, &j) == 0;
+	rc = run_harness(req, res, prog, cache, sanitize, 0);
+	if (threaded)
+		pthread_join(th, NULL);
+	else if (rc == 0 && res->status == RUN_PASS)
+		sched_run(&j);
+	if (rc != 0 || (j.rc != 0 && res->status == RUN_PASS)) {
+		if (rc == 0) {
+			res->error = j.res.error;
+			j.res.error = NULL;
+		}
+		run_result_free(&j.res);
+		return -1;
+	}
+	join_schedules(res, &j.res);
 	return 0;
 }
 
@@ -294,11 +338,10 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	if (b.failed) {
 		res->n_errors = run_log_errors(res->compile_log, &res->errors);
 		run_interpret_compile(req, res);
+	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK) {
+		if (check_two_schedules(req, res, b.prog, cache, probe.simt_sanitize) != 0)
+			goto done;
 	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0) != 0) {
-		goto done;
-	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK &&
-		   res->status == RUN_PASS &&
-		   second_schedule(req, res, b.prog, cache, probe.simt_sanitize) != 0) {
 		goto done;
 	}
 	record(req, res);

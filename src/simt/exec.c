@@ -858,17 +858,31 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 	uint8_t *ptr[32];
 	uint8_t val[32][32];
 
-	FOR_LANES(ex, {
-		uint64_t a = lane_address(in, bases, w, l);
-		uint8_t *p = resolve(bc, w, l, in, in->space, a, n, n, ACC_WRITE);
+	if (in->am == AM_REG && fast_space(in->space)) {
+		const uint64_t *A = R(in->addr);
+		uint64_t imm = (uint64_t)in->imm, lo, sz;
+		uint8_t *base, **pt = ptr;
+		bool rec = true;
 
-		if (!p)
-			return false;
-		addr[l] = a;
-		ptr[l] = p;
-		for (k = 0; k < vec; k++)
-			store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
-	});
+		fast_window(bc, in->space, &lo, &sz, &base);
+		FOR_LANES(ex, {
+			FAST_LANE(ACC_WRITE, uint8_t *);
+			for (k = 0; k < vec; k++)
+				store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
+		});
+	} else {
+		FOR_LANES(ex, {
+			uint64_t a = lane_address(in, bases, w, l);
+			uint8_t *p = resolve(bc, w, l, in, in->space, a, n, n, ACC_WRITE);
+
+			if (!p)
+				return false;
+			addr[l] = a;
+			ptr[l] = p;
+			for (k = 0; k < vec; k++)
+				store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
+		});
+	}
 	if (!lanes_distinct(ptr, ex)) {
 		uint32_t left = ex;
 

@@ -1982,6 +1982,77 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	return true;
 }
 
+/* Whether the record r (of this launch) is ordered before an access by
+ * thread tid that is not strong, as far as a fast path can tell: false
+ * when the full check is needed. */
+HOT bool fast_ordered(struct hz_block *hb, const struct hz_rec *r, uint32_t tid,
+		      uint32_t base, bool shared)
+{
+	if (r->clk <= base || (shared && r->block != hb->block))
+		return true;
+	if (r->block != hb->block || (r->flags & HZR_ASYNC))
+		return false;
+	return r->tid == tid || ((r->flags & HZR_COLL) && (r->tid >> 5) == (tid >> 5)) ||
+	       knows(hb, tid, r->tid) >= r->clk;
+}
+
+/* A plain aligned 4-byte write of a granule whose records are stale or
+ * ordered before it.  False when the full check is needed. */
+HOT bool write4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
+		uint32_t pc, uint32_t base, bool shared)
+{
+	struct hz_rec me;
+
+	if (!fast_ordered(hb, &wd->w, tid, base, shared) ||
+	    !fast_ordered(hb, &wd->r, tid, base, shared))
+		return false;
+	me.block = hb->block;
+	me.clk = hb->t[tid].clk;
+	me.tid = (uint16_t)tid;
+	me.flags = 0;
+	me.mask = 0xf;
+	me.pc = pc;
+	rec_store(&wd->w, &me);
+	return true;
+}
+
+/* Plain aligned 4-byte writes of distinct words, lane by lane, until one
+ * needs the full check; returns the lanes left. */
+static uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
+			struct where *wh, const struct warp *w, uint32_t lanes,
+			uint8_t *const *ptr, uint32_t pc)
+{
+	uint32_t base = bc->L->hz_base;
+	uint64_t ssize = bc->L->shared_size;
+
+	while (lanes) {
+		unsigned l = (unsigned)__builtin_ctz(lanes);
+		uint8_t *p = ptr[l];
+		uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
+		uint8_t m;
+
+		if (off < ssize && !(off & 3)) {
+			if (!write4(hb, &hb->ssh[off >> 2], w->id * 32 + l, pc, base, true))
+				break;
+			m = (uint8_t)(0xfu << (off & 4));
+			hb->sinit[off >> 3] |= m;
+		} else if (off >= ssize && hb->global_ok && !(a & 3) &&
+			   (uint64_t)(p - bc->local) >= bc->local_cap &&
+			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
+			off = a - wh->lo;
+			if (!write4(hb, &wh->sh[off >> 2], w->id * 32 + l, pc, base, false))
+				break;
+			m = (uint8_t)(0xfu << (off & 4));
+			if (wh->init && (wh->init[off >> 3] & m) != m)
+				__atomic_fetch_or(&wh->init[off >> 3], m, __ATOMIC_RELAXED);
+		} else {
+			break;
+		}
+		lanes &= lanes - 1;
+	}
+	return lanes;
+}
+
 void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
@@ -2036,6 +2107,8 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 		}
 		/* the rest (a new allocation, local memory, an unwritten or
 		 * racing granule) the full way */
+	} else if (kind == HZ_WRITE && n == 4 && !flags && !coll) {
+		lanes = writes4(bc, hb, &wh, w, lanes, ptr, pc);
 	}
 	while (lanes) {
 		unsigned l = (unsigned)__builtin_ctz(lanes);

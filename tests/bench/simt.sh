@@ -2,7 +2,8 @@
 # `make bench-simt`: simt's speed in thread-instructions per second on a
 # mix of an ALU-bound loop, a memory-bound saxpy and a shared-memory
 # transpose, each beside the time the same work takes as single-threaded C
-# (gcc -O2 -march=native).  Medians of RUNS runs (default 5).
+# (gcc -O2 -march=native), with simt's hazard checks off and on.  Medians
+# of RUNS runs (default 5).
 # Target: at least 250 M thread-instructions/s on the mix.
 set -eu
 BUILD=${BUILD:-build}
@@ -21,24 +22,33 @@ import json, os, subprocess, sys
 out, runs = sys.argv[1], int(sys.argv[2])
 def median(xs):
     xs = sorted(xs); return xs[len(xs) // 2]
-print("%-10s %14s %12s %12s %12s %9s" % ("program", "thread-instr", "simt s", "M instr/s",
-                                         "native C s", "slowdown"))
-tot_i = tot_s = tot_n = 0.0
+def simt_run(p, checks):
+    counters = os.path.join(out, p + ".json")
+    env = dict(os.environ, CUDALAB_SIMT_COUNTERS=counters, CUDALAB_SIMT_CHECKS=checks)
+    subprocess.run([os.path.join(out, p)], env=env, check=True, stdout=subprocess.DEVNULL)
+    total = json.load(open(counters))["total"]
+    return total["thread_instructions"], total["seconds"]
+print("simt with its hazard checks off (CUDALAB_SIMT_CHECKS=0) and on (the default),")
+print("beside single-threaded native C; medians of %d runs" % runs)
+print("%-10s %13s %9s %9s %9s %9s %8s %10s %9s" % (
+    "program", "thread-instr", "off s", "off M/s", "on s", "on M/s", "on/off",
+    "native s", "off/C"))
+tot = {"i": 0.0, "off": 0.0, "on": 0.0, "n": 0.0}
 for p in ("alu", "saxpy", "transpose"):
-    secs, natives, instrs = [], [], 0
+    offs, ons, natives, instrs = [], [], [], 0
     for _ in range(runs):
-        counters = os.path.join(out, p + ".json")
-        env = dict(os.environ, CUDALAB_SIMT_COUNTERS=counters)
-        subprocess.run([os.path.join(out, p)], env=env, check=True, stdout=subprocess.DEVNULL)
-        total = json.load(open(counters))["total"]
-        instrs = total["thread_instructions"]; secs.append(total["seconds"])
+        instrs, s = simt_run(p, "0"); offs.append(s)
+        _, s = simt_run(p, "1"); ons.append(s)
         r = subprocess.run([os.path.join(out, p + "-native")], check=True,
                            capture_output=True, text=True)
         natives.append(float(r.stdout.split("seconds=")[1].split()[0]))
-    s, n = median(secs), median(natives)
-    tot_i += instrs; tot_s += s; tot_n += n
-    print("%-10s %14d %12.4f %12.1f %12.5f %8.0fx" % (p, instrs, s, instrs / s / 1e6, n, s / n))
-print("%-10s %14d %12.4f %12.1f %12.5f %8.0fx" % ("mix", tot_i, tot_s, tot_i / tot_s / 1e6, tot_n,
-                                                  tot_s / tot_n))
-print("target: >= 250 M thread-instructions/s on the mix (this machine: %d cores)" % os.cpu_count())
+    off, on, n = median(offs), median(ons), median(natives)
+    tot["i"] += instrs; tot["off"] += off; tot["on"] += on; tot["n"] += n
+    print("%-10s %13d %9.4f %9.1f %9.4f %9.1f %7.2fx %10.5f %8.0fx" % (
+        p, instrs, off, instrs / off / 1e6, on, instrs / on / 1e6, on / off, n, off / n))
+print("%-10s %13d %9.4f %9.1f %9.4f %9.1f %7.2fx %10.5f %8.0fx" % (
+    "mix", tot["i"], tot["off"], tot["i"] / tot["off"] / 1e6, tot["on"],
+    tot["i"] / tot["on"] / 1e6, tot["on"] / tot["off"], tot["n"], tot["off"] / tot["n"]))
+print("target: >= 250 M thread-instructions/s on the mix (this machine: %d cores)"
+      % os.cpu_count())
 PY
