@@ -1250,7 +1250,9 @@ static void exec_shfl(struct block_ctx *bc, const struct warp *w,
 		if (!ok)
 			j = (int32_t)l;
 		else if (bc->hz && !((w->exist & ~w->exited) >> (j & 31) & 1))
-			simt_hz_shfl_exited(bc, w, in, l, (unsigned)(j & 31));
+			simt_hz_shfl_exited(bc, w, in, l, (unsigned)(j & 31), false);
+		else if (bc->hz && !(ex >> (j & 31) & 1))
+			simt_hz_shfl_exited(bc, w, in, l, (unsigned)(j & 31), true);
 		D[l] = (uint32_t)src[j & 31];
 		if (ok)
 			pbits |= 1u << l;

@@ -2379,7 +2379,8 @@ void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
 }
 
 void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
-			 const struct simt_insn *in, unsigned lane, unsigned src)
+			 const struct simt_insn *in, unsigned lane, unsigned src,
+			 bool inactive)
 {
 	const struct simt_module *mod = bc->L->mod;
 	struct simt_buf b = {0};
@@ -2390,8 +2391,9 @@ void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
 	simt_buf_printf(&b, ": lane %u of warp %u in block (%u,%u,%u) reads lane "
 			"%u, which %s, so the value it gets is undefined", lane,
 			w->id, bc->ctaid[0], bc->ctaid[1], bc->ctaid[2], src,
-			exists ? "has exited"
-			       : "does not exist (the block's last warp is partial)");
+			inactive ? "is not taking part in the shuffle (inactive)"
+			: exists ? "has exited"
+				 : "does not exist (the block's last warp is partial)");
 	barrier_report(bc, w, in, lane, WHY_EXITED_SRC, b.s);
 	simt_buf_free(&b);
 }

@@ -114,8 +114,8 @@ void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
 			   const struct simt_insn *in, unsigned lane,
 			   uint32_t mask, uint32_t missing);
 void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
-			 const struct simt_insn *in, unsigned lane,
-			 unsigned src);
+			 const struct simt_insn *in, unsigned lane, unsigned src,
+			 bool inactive);
 
 /* memory.c: global shadow and initialisation bits of allocations. */
 struct hz_word *simt_hz_shadow_new(uint64_t size);

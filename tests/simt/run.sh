@@ -28,7 +28,9 @@
 # uninitialized reads).  A program that reports any fails with "unexpected
 # hazard report", unless lines among its first fifteen name each report:
 #     // expect-hazard: race: shared write at hz_reduce.cu:14
-# Then every such text must appear in stderr, the exit summary
+# " ... " in a text stands for anything (the threads and blocks, which a
+# schedule may change), and " || " separates alternatives (a race whose
+# accesses a schedule may see in either order).  Then every such text must appear in a line of stderr, the exit summary
 # ("simt: ERROR SUMMARY: N hazards") must count exactly that many reports,
 # and the program is run a second time under another schedule
 # (CUDALAB_SIMT_SCHEDULE=7), where the same must hold: a verdict that
@@ -137,6 +139,29 @@ show() {
 	sed -n '1,12p' "$1" | sed 's/^/    | /'
 }
 
+# has_line TEXT FILE: a line of FILE holds the pieces of TEXT between
+# " ... " in order (or those of one of its alternatives, split by " || ").
+has_line() {
+	awk -v pat="$1" 'BEGIN { nalt = split(pat, alt, / \|\| /) }
+	{
+		for (a = 1; a <= nalt; a++) {
+			n = split(alt[a], part, / \.\.\. /)
+			s = $0
+			for (i = 1; i <= n; i++) {
+				p = index(s, part[i])
+				if (!p)
+					break
+				s = substr(s, p + length(part[i]))
+			}
+			if (i > n) {
+				found = 1
+				exit
+			}
+		}
+	}
+	END { exit !found }' "$2"
+}
+
 # verdict: why the run just made ($rc, $out, $err) fails its program's
 # directives; empty when it passes.
 verdict() {
@@ -161,7 +186,7 @@ verdict() {
 		fi
 		printf '%s\n' "$hazards" | while IFS= read -r h; do
 			[ -z "$h" ] && continue
-			if ! grep -qF -- "$h" "$err"; then
+			if ! has_line "$h" "$err"; then
 				echo "stderr lacks the hazard: $h"
 				break
 			fi

@@ -1,0 +1,23 @@
+// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:10 with member mask 0xffffffff: lanes 16-31 of warp 0
+// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:10 ... reads lane 16, which has exited
+//
+// A shuffle naming all 32 lanes inside a branch that only 16 take.
+__global__ void sum16(const int *in, int *out)
+{
+    int lane = threadIdx.x, v = in[lane];
+    if (lane < 16) {
+        for (int o = 8; o > 0; o /= 2)
+            v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    if (lane == 0)
+        out[0] = v;
+}
+int main()
+{
+    int *in, *out;
+    cudaMalloc(&in, 32 * sizeof(int));
+    cudaMalloc(&out, sizeof(int));
+    cudaMemset(in, 0, 32 * sizeof(int));
+    sum16<<<1, 32>>>(in, out);
+    return cudaDeviceSynchronize() != cudaSuccess;
+}
