@@ -215,6 +215,7 @@ Test(run, names_and_parsing)
 	cr_expect_str_eq(run_signal_name(SIGABRT), "SIGABRT");
 	cr_expect_str_eq(run_status_name(RUN_COMPILE_ERROR), "compile_error");
 	cr_expect_str_eq(run_status_name(RUN_TIMEOUT), "timeout");
+	cr_expect_str_eq(run_status_name(RUN_HAZARD), "hazard");
 	cr_expect_eq(run_backend_parse("simt", &b), 0);
 	cr_expect_eq(b, BACKEND_SIMT);
 	cr_expect_eq(run_backend_parse("cpu", &b), -1);
