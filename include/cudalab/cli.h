@@ -1,4 +1,4 @@
-/* cli.h — the verbs of the command line (DESIGN.md §3), one file each under
+/* cli.h — the command-line verbs (README, "Command line"), one file each under
  * src/cli/.  main() parses the global options and hands the rest here. */
 #ifndef CUDALAB_CLI_H
 #define CUDALAB_CLI_H

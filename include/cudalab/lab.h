@@ -112,7 +112,8 @@
  * Element types: float, double, __half, __nv_bfloat16 and the integer types
  * (int8_t ... uint64_t).
  *
- * The result JSON (DESIGN.md section 4):
+ * The result JSON, written to the descriptor CUDALAB_RESULT_FD names (the
+ * runner adds its own keys to it: README, "Result JSON"):
  *   {"schema":1,"exercise":"...","status":"pass|wrong|runtime_error",
  *    "backend":"gpu|simt",
  *    "device":{"name","cc":"9.0","sm_count","peak_gbps","peak_tflops":{...}},
@@ -1068,7 +1069,7 @@ inline void json_timing(Json& j, const Result& r)
     j.end_object();
 }
 
-/* The whole result object, in the key order of DESIGN.md section 4. */
+/* The whole result object, in the key order documented at the top. */
 inline std::string result_json(const Result& r)
 {
     Json j;
