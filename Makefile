@@ -115,7 +115,7 @@ define run_unit_tests
 	exit $$rc
 endef
 
-run: $(BIN)
+run: $(BIN) $(SIMT_LIB)
 	./$(BIN)
 
 # The script suites first, then the unit tests, whose summary closes the run.
