@@ -653,7 +653,11 @@ static void edit(struct tui *t, struct exscreen *x)
 	endwin();
 	pid = fork();
 	if (pid == 0) {
-		execlp(ed, ed, x->file, (char *)NULL);
+		/* through the shell, as git does, so that the variable may hold
+		 * options ("vim -u NONE", "code --wait") */
+		char *cmd = xasprintf("%s \"$@\"", ed);
+
+		execl("/bin/sh", "sh", "-c", cmd, ed, x->file, (char *)NULL);
 		fprintf(stderr, "cudalab: cannot start the editor '%s': %s\n", ed, strerror(errno));
 		_exit(127);
 	}

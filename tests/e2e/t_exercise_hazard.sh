@@ -5,9 +5,10 @@
 if [ -z "${NVCC:-}" ]; then echo "no nvcc: skipped"; return 0; fi
 sed 's/atomicAdd(out, acc);/*out += acc;/' "$SRC/exercises/reduce-sum/solution.cu" \
 	>"$HOME_DIR/racy.cu"
-printf '#!/bin/sh\ncp "%s" "$1"\n' "$HOME_DIR/racy.cu" >"$HOME_DIR/editor.sh"
+# an editor variable with an option in it, as "vim -u NONE" has
+printf '#!/bin/sh\n[ "$1" = -x ] && cp "%s" "$2"\n' "$HOME_DIR/racy.cu" >"$HOME_DIR/editor.sh"
 chmod +x "$HOME_DIR/editor.sh"
-EXTRA_ENV="EDITOR=$HOME_DIR/editor.sh VISUAL= CUDALAB_GPU=0"
+EXTRA_ENV="EDITOR='$HOME_DIR/editor.sh -x' VISUAL= CUDALAB_GPU=0"
 COLS=120 ROWS=50
 start read reduce-sum
 wait_for "Exercise:"
