@@ -63,6 +63,10 @@ struct catalog *cli_catalog(struct cli *c);
 /* Warns on stderr about content that did not load (one line per problem);
  * returns the number of problems. */
 size_t cli_report_content_problems(struct cli *c);
+/* "VERB: no WHAT 'id' (did you mean 'x'? see 'cudalab list LIST')", as a
+ * usage error (verb may be NULL); kinds are CAT_* to suggest from. */
+int cli_unknown_id(struct cli *c, const char *verb, const char *what, const char *id,
+		   int kinds, const char *list);
 /* Opens the store once; prints its warning (corrupt database) if any.
  * Returns NULL after printing an error when it cannot be opened. */
 struct store *cli_store(struct cli *c);

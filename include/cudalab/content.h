@@ -83,6 +83,11 @@ struct catalog *catalog_load(const char *root);
 void catalog_free(struct catalog *cat);
 
 const struct lesson *catalog_lesson(const struct catalog *cat, const char *id);
+
+/* The id of the given kinds closest to id (a typo away: edit distance at
+ * most 2, or a third of its length), or NULL. */
+enum { CAT_LESSON = 1, CAT_EXERCISE = 2, CAT_READING = 4 };
+const char *catalog_suggest(const struct catalog *cat, int kinds, const char *id);
 const struct exercise *catalog_exercise(const struct catalog *cat, const char *id);
 /* Finds a reading item by id anywhere in the catalog, or NULL. */
 const struct reading_item *catalog_item(const struct catalog *cat, const char *id);

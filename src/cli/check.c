@@ -103,11 +103,8 @@ int cli_ex_prepare(struct cli *c, const struct cli_ex_opts *o, const struct exer
 
 	*file = NULL;
 	*ex = catalog_exercise(cli_catalog(c), o->exercise);
-	if (!*ex) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "no exercise '%s' (see 'cudalab list exercises')",
-				       o->exercise);
-	}
+	if (!*ex)
+		return cli_unknown_id(c, NULL, "exercise", o->exercise, CAT_EXERCISE, "exercises");
 	if (o->file) {
 		if (access(o->file, R_OK) != 0)
 			return cli_error(c, "cannot read %s: %s", o->file, strerror(errno));

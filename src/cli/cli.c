@@ -211,6 +211,19 @@ struct catalog *cli_catalog(struct cli *c)
 	return c->cat;
 }
 
+int cli_unknown_id(struct cli *c, const char *verb, const char *what, const char *id,
+		   int kinds, const char *list)
+{
+	const char *near = catalog_suggest(cli_catalog(c), kinds, id);
+
+	cli_report_content_problems(c);
+	if (near)
+		return cli_usage_error(c, "%s%sno %s '%s' (did you mean '%s'? see 'cudalab list %s')",
+				       verb ? verb : "", verb ? ": " : "", what, id, near, list);
+	return cli_usage_error(c, "%s%sno %s '%s' (see 'cudalab list %s')", verb ? verb : "",
+			       verb ? ": " : "", what, id, list);
+}
+
 size_t cli_report_content_problems(struct cli *c)
 {
 	struct catalog *cat = cli_catalog(c);

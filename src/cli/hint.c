@@ -14,11 +14,8 @@ int cli_hint(struct cli *c, int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-')
 		return cli_usage_error(c, "hint: expected one exercise id");
 	ex = catalog_exercise(cli_catalog(c), argv[1]);
-	if (!ex) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "hint: no exercise '%s' (see 'cudalab list exercises')",
-				       argv[1]);
-	}
+	if (!ex)
+		return cli_unknown_id(c, "hint", "exercise", argv[1], CAT_EXERCISE, "exercises");
 	if (!(st = cli_store(c)))
 		return EXIT_USAGE;
 	if (store_exercise_get(st, ex->id, &es) != 0)

@@ -16,11 +16,8 @@ int cli_mark(struct cli *c, int argc, char **argv)
 		return cli_usage_error(c, "mark: unknown status '%s' (expected done, reading or unread)",
 				       argv[2]);
 	item = catalog_item(cli_catalog(c), argv[1]);
-	if (!item) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "mark: no reading item '%s' (see 'cudalab list reading')",
-				       argv[1]);
-	}
+	if (!item)
+		return cli_unknown_id(c, "mark", "reading item", argv[1], CAT_READING, "reading");
 	st = cli_store(c);
 	if (!st)
 		return EXIT_USAGE;

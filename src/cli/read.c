@@ -112,11 +112,9 @@ int cli_read(struct cli *c, int argc, char **argv)
 	cat = cli_catalog(c);
 	l = catalog_lesson(cat, id);
 	e = l ? NULL : catalog_exercise(cat, id);
-	if (!l && !e) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "read: no lesson or exercise '%s' (see 'cudalab list lessons')",
-				       id);
-	}
+	if (!l && !e)
+		return cli_unknown_id(c, "read", "lesson or exercise", id,
+				      CAT_LESSON | CAT_EXERCISE, "lessons");
 	if (!plain) {
 		start = xasprintf("%s:%s", l ? "lesson" : "exercise", id);
 		rc = cli_tui_at(c, start);

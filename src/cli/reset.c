@@ -16,11 +16,8 @@ int cli_reset(struct cli *c, int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-')
 		return cli_usage_error(c, "reset: expected one exercise id");
 	ex = catalog_exercise(cli_catalog(c), argv[1]);
-	if (!ex) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "reset: no exercise '%s' (see 'cudalab list exercises')",
-				       argv[1]);
-	}
+	if (!ex)
+		return cli_unknown_id(c, "reset", "exercise", argv[1], CAT_EXERCISE, "exercises");
 	if (run_work_reset(c->home, ex, &path, &bak) != 0)
 		return cli_error(c, "reset: cannot restore the starter of %s: %s", ex->id,
 				 strerror(errno));

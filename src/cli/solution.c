@@ -33,11 +33,8 @@ int cli_solution(struct cli *c, int argc, char **argv)
 		return cli_usage_error(c, "solution: which exercise? "
 					  "(see 'cudalab list exercises')");
 	ex = catalog_exercise(cli_catalog(c), id);
-	if (!ex) {
-		cli_report_content_problems(c);
-		return cli_usage_error(c, "solution: no exercise '%s' "
-					  "(see 'cudalab list exercises')", id);
-	}
+	if (!ex)
+		return cli_unknown_id(c, "solution", "exercise", id, CAT_EXERCISE, "exercises");
 	if (!(st = cli_store(c)))
 		return EXIT_USAGE;
 	if (store_exercise_get(st, ex->id, &es) != 0)

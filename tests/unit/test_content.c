@@ -162,6 +162,21 @@ Test(content, good_tree_exercises)
 	catalog_free(c);
 }
 
+/* Typos within the distance (two edits, or a third of the id) find the
+ * id; the kinds asked for limit the search; far-off ids find nothing. */
+Test(content, suggest_near_ids)
+{
+	struct catalog *c = load_fixture("good");
+
+	cr_expect_str_eq(catalog_suggest(c, CAT_EXERCISE, "vectr-add"), "vector-add");
+	cr_expect_str_eq(catalog_suggest(c, CAT_EXERCISE, "saxyp"), "saxpy");
+	cr_expect_str_eq(catalog_suggest(c, CAT_LESSON, "intr"), "intro");
+	cr_expect_null(catalog_suggest(c, CAT_EXERCISE, "intr"));
+	cr_expect_null(catalog_suggest(c, CAT_EXERCISE, "matmul"));
+	cr_expect_null(catalog_suggest(c, CAT_LESSON | CAT_EXERCISE | CAT_READING, ""));
+	catalog_free(c);
+}
+
 Test(content, body_offset_line_and_text)
 {
 	struct catalog *c = load_fixture("good");
