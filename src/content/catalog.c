@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,7 +342,34 @@ static int cmp_exercises(const void *pa, const void *pb)
 	return strcmp(a->path, b->path);
 }
 
-/* Moves what survived into the catalog, each list sorted by order. */
+/* Lessons of one section together, where the section first appears,
+ * each section's lessons in order: a section named again later (a lesson
+ * ordered after another section's) joins its first appearance. */
+static void group_sections(struct catalog *cat)
+{
+	struct lesson *out = xcalloc(cat->n_lessons ? cat->n_lessons : 1, sizeof *out);
+	bool *taken = xcalloc(cat->n_lessons ? cat->n_lessons : 1, sizeof *taken);
+	size_t i, j, k = 0;
+
+	for (i = 0; i < cat->n_lessons; i++) {
+		if (taken[i])
+			continue;
+		for (j = i; j < cat->n_lessons; j++) {
+			const char *a = cat->lessons[i].section, *b = cat->lessons[j].section;
+
+			if (!taken[j] && (a == b || (a && b && strcmp(a, b) == 0))) {
+				taken[j] = true;
+				out[k++] = cat->lessons[j];
+			}
+		}
+	}
+	memcpy(cat->lessons, out, cat->n_lessons * sizeof *out);
+	free(out);
+	free(taken);
+}
+
+/* Moves what survived into the catalog, lessons by order within sections
+ * (group_sections), exercises by order. */
 static void finish(struct loader *ld)
 {
 	struct catalog *cat = ld->cat;
@@ -355,6 +383,7 @@ static void finish(struct loader *ld)
 	}
 	cat->n_lessons = ld->n_ls;
 	qsort(cat->lessons, cat->n_lessons, sizeof *cat->lessons, cmp_lessons);
+	group_sections(cat);
 	for (i = 0; i < cat->n_lessons; i++)
 		for (j = 0; j < cat->lessons[i].n_reading; j++)
 			cat->lessons[i].reading[j].lesson = i;

@@ -177,6 +177,22 @@ Test(content, suggest_near_ids)
 	catalog_free(c);
 }
 
+/* Lessons of a section named again later join its first appearance, each
+ * section in lesson order: a, c (Basics), then b, d (Advanced). */
+Test(content, sections_grouped_in_lesson_order)
+{
+	struct catalog *c = load_fixture("split-section");
+
+	dump(c);
+	cr_assert_eq(c->n_diags, 0);
+	cr_assert_eq(c->n_lessons, 4);
+	cr_expect_str_eq(c->lessons[0].id, "a");
+	cr_expect_str_eq(c->lessons[1].id, "c");
+	cr_expect_str_eq(c->lessons[2].id, "b");
+	cr_expect_str_eq(c->lessons[3].id, "d");
+	catalog_free(c);
+}
+
 Test(content, body_offset_line_and_text)
 {
 	struct catalog *c = load_fixture("good");
