@@ -12,6 +12,8 @@ struct tally {
 	size_t lessons_done, lessons;
 	size_t reading_done, reading;
 	size_t passed, exercises;
+	const struct lesson *next_lesson;     /* the first not completed */
+	const struct exercise *next_exercise; /* the first not passed */
 };
 
 static void count(const struct catalog *cat, struct store *st, struct tally *t)
@@ -23,6 +25,8 @@ static void count(const struct catalog *cat, struct store *st, struct tally *t)
 
 		if (st && store_lesson_get(st, l->id, &ls) == 0 && ls.completed)
 			t->lessons_done++;
+		else if (!t->next_lesson)
+			t->next_lesson = l;
 		for (size_t j = 0; j < l->n_reading; j++) {
 			enum item_status s = ITEM_UNREAD;
 
@@ -39,6 +43,8 @@ static void count(const struct catalog *cat, struct store *st, struct tally *t)
 		if (st)
 			store_exercise_get(st, cat->exercises[i].id, &es);
 		t->passed += es.status == EX_PASSED;
+		if (es.status != EX_PASSED && !t->next_exercise)
+			t->next_exercise = &cat->exercises[i];
 	}
 	t->exercises = cat->n_exercises;
 }
@@ -81,16 +87,34 @@ int cli_progress(struct cli *c, int argc, char **argv)
 		return EXIT_USAGE;
 	count(c->cat, st, &t);
 	if (json) {
-		cJSON *root = cJSON_CreateObject();
+		cJSON *root = cJSON_CreateObject(), *next;
 
 		cJSON_AddItemToObject(root, "lessons", pair("done", t.lessons_done, t.lessons));
 		cJSON_AddItemToObject(root, "reading", pair("done", t.reading_done, t.reading));
 		cJSON_AddItemToObject(root, "exercises", pair("passed", t.passed, t.exercises));
+		next = cJSON_AddObjectToObject(root, "next");
+		if (t.next_lesson)
+			cJSON_AddStringToObject(next, "lesson", t.next_lesson->id);
+		else
+			cJSON_AddNullToObject(next, "lesson");
+		if (t.next_exercise)
+			cJSON_AddStringToObject(next, "exercise", t.next_exercise->id);
+		else
+			cJSON_AddNullToObject(next, "exercise");
 		cli_print_json(root);
 		return EXIT_OK;
 	}
 	bar("lessons", t.lessons_done, t.lessons);
 	bar("reading", t.reading_done, t.reading);
 	bar("exercises", t.passed, t.exercises);
+	if (t.next_lesson)
+		printf("next up:   lesson %s, \"%s\" (cudalab read %s)\n", t.next_lesson->id,
+		       t.next_lesson->title, t.next_lesson->id);
+	if (t.next_exercise)
+		printf("%s exercise %s, \"%s\" (cudalab check %s)\n",
+		       t.next_lesson ? "          " : "next up:  ", t.next_exercise->id,
+		       t.next_exercise->title, t.next_exercise->id);
+	if (!t.next_lesson && !t.next_exercise)
+		printf("next up:   nothing: every lesson completed, every exercise passed\n");
 	return EXIT_OK;
 }

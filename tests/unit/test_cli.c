@@ -297,7 +297,7 @@ static void assert_progress(const char *content, const char *home_opt, int readi
 	cJSON *root = cJSON_Parse(r.out), *o;
 
 	cr_assert_eq(r.code, 0, "stderr: %s", r.err);
-	cr_assert_eq(cJSON_GetArraySize(root), 3);
+	cr_assert_eq(cJSON_GetArraySize(root), 4);
 	o = cJSON_GetObjectItem(root, "lessons");
 	assert_keys(o, (const char *const[]){ "done", "total" }, 2);
 	cr_assert_eq(num(o, "done"), 0);
@@ -310,6 +310,11 @@ static void assert_progress(const char *content, const char *home_opt, int readi
 	assert_keys(o, (const char *const[]){ "passed", "total" }, 2);
 	cr_assert_eq(num(o, "passed"), 0);
 	cr_assert_eq(num(o, "total"), 1);
+	/* nothing completed yet: the first lesson and exercise come next */
+	o = cJSON_GetObjectItem(root, "next");
+	assert_keys(o, (const char *const[]){ "lesson", "exercise" }, 2);
+	cr_assert_str_eq(str(o, "lesson"), "first");
+	cr_assert_str_eq(str(o, "exercise"), "ex-one");
 	cJSON_Delete(root);
 	result_free(&r);
 }
