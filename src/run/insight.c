@@ -113,13 +113,21 @@ static void branches(const cJSON *t, char ***l, size_t *n)
 static void local_and_atomics(const cJSON *t, char ***l, size_t *n)
 {
 	double ld = count(t, "local_loads") + count(t, "local_stores");
-	double at = count(t, "atomics");
+	double at = count(t, "atomics"), blocks = count(t, "blocks");
 
 	if (ld > 0)
 		add(l, n, xasprintf("local memory: %.0f accesses: an array indexed at run time (or "
 				    "spilled registers) lives in slow per-thread DRAM; index with "
 				    "constants or keep it small", ld));
-	if (at > 0)
+	if (at > 0 && blocks > 0 && at <= blocks)
+		add(l, n, xasprintf("atomics: %.0f for %.0f blocks: at most one per block, so "
+				    "the blocks already combine their values before the atomic",
+				    at, blocks));
+	else if (at > 0 && blocks > 0)
+		add(l, n, xasprintf("atomics: %.0f, %.1f per block: atomics to one address "
+				    "serialise on a GPU; combine in registers or shared memory "
+				    "first", at, at / blocks));
+	else if (at > 0)
 		add(l, n, xasprintf("atomics: %.0f: atomics to one address serialise on a GPU; "
 				    "combine in registers or shared memory first", at));
 }

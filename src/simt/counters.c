@@ -74,7 +74,7 @@ static void write_fields(FILE *f, uint64_t launches, double seconds,
 		"\"divergent_branches\":%llu,\"atomics\":%llu,\"barriers\":%llu,"
 		"\"local_loads\":%llu,\"local_stores\":%llu,"
 		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
-		"\"hazards\":%llu",
+		"\"hazards\":%llu,\"blocks\":%llu",
 		(unsigned long long)launches, (unsigned long long)c->thread_insts,
 		(unsigned long long)c->warp_insts, seconds,
 		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
@@ -86,7 +86,8 @@ static void write_fields(FILE *f, uint64_t launches, double seconds,
 		(unsigned long long)c->atomics, (unsigned long long)c->barriers,
 		(unsigned long long)c->local_ld, (unsigned long long)c->local_st,
 		(unsigned long long)c->flops_f32, (unsigned long long)c->flops_f64,
-		(unsigned long long)c->flops_f16, (unsigned long long)c->hazards);
+		(unsigned long long)c->flops_f16, (unsigned long long)c->hazards,
+		(unsigned long long)c->blocks);
 }
 
 static void write_counters(void)

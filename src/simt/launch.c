@@ -783,8 +783,10 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	flush_output(&L);
 	simt_mem_untrack(L.kparams);
 	free(L.kparams);
-	if (simt_counters_on)
+	if (simt_counters_on) {
+		L.total.blocks = L.nblocks;
 		simt_counters_add(fn->name, &L.total, simt_now() - t0);
+	}
 	pthread_mutex_destroy(&L.lock);
 	simt_hz_launch_end(&L);
 	if (L.fault.err != cudaSuccess) {

@@ -552,6 +552,7 @@ struct simt_counts {
 	uint64_t flops_f32, flops_f64, flops_f16;
 	uint64_t local_ld, local_st;
 	uint64_t hazards; /* occurrences of hazards (hazard.c) */
+	uint64_t blocks;  /* blocks launched */
 };
 
 extern bool simt_counters_on;

@@ -217,3 +217,25 @@ Test(insight, emulated_timing_is_not_read_as_gpu_time)
 	run_insights_free(lines, n);
 	free(json);
 }
+
+Test(insight, atomics_read_against_the_blocks)
+{
+	/* 312 atomics from 312 blocks: one per block, nothing to combine;
+	 * 5000 from 100 blocks: 50.0 per block, which is worth combining. */
+	char *once = result("", "\"atomics\":312,\"blocks\":312,\"warp_instructions\":1000");
+	char *many = result("", "\"atomics\":5000,\"blocks\":100,\"warp_instructions\":1000");
+	char **lines;
+	size_t n = run_insights(once, &lines);
+
+	cr_assert_str_eq(line(lines, n, "atomics"),
+			 "atomics: 312 for 312 blocks: at most one per block, so the blocks "
+			 "already combine their values before the atomic");
+	run_insights_free(lines, n);
+	n = run_insights(many, &lines);
+	cr_assert_str_eq(line(lines, n, "atomics"),
+			 "atomics: 5000, 50.0 per block: atomics to one address serialise on a "
+			 "GPU; combine in registers or shared memory first");
+	run_insights_free(lines, n);
+	free(once);
+	free(many);
+}
