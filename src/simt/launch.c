@@ -617,35 +617,62 @@ uint64_t simt_block_order(const struct launch_state *L, uint64_t i)
 
 /* ---- launch ---- */
 
+/* Checks a launch's configuration against the device and the kernel;
+ * on failure *why says what is wrong, in the learner's terms. */
 static cudaError_t check_config(const struct simt_launch_req *req,
-				const struct simt_func *fn, uint32_t *dyn)
+				const struct simt_func *fn, uint32_t *dyn,
+				char *why, size_t n)
 {
 	const struct cudaDeviceProp *p = &simt_device()->prop;
 	dim3 g = req->grid, b = req->block;
 	uint64_t threads = (uint64_t)b.x * b.y * b.z;
 	size_t limit;
 
-	if (!b.x || !b.y || !b.z || !g.x || !g.y || !g.z)
+	if (!g.x || !g.y || !g.z) {
+		snprintf(why, n, "a grid of (%u,%u,%u) blocks has no block to run; a grid "
+			 "size computed from an empty input, or rounded down, is 0",
+			 g.x, g.y, g.z);
 		return cudaErrorInvalidConfiguration;
-	if (b.x > (unsigned)p->maxThreadsDim[0] ||
-	    b.y > (unsigned)p->maxThreadsDim[1] ||
-	    b.z > (unsigned)p->maxThreadsDim[2] ||
-	    threads > (uint64_t)p->maxThreadsPerBlock)
+	}
+	if (!b.x || !b.y || !b.z) {
+		snprintf(why, n, "a block of (%u,%u,%u) threads has no thread", b.x, b.y, b.z);
 		return cudaErrorInvalidConfiguration;
+	}
+	if (b.x > (unsigned)p->maxThreadsDim[0] || b.y > (unsigned)p->maxThreadsDim[1] ||
+	    b.z > (unsigned)p->maxThreadsDim[2] || threads > (uint64_t)p->maxThreadsPerBlock) {
+		snprintf(why, n, "a block of (%u,%u,%u) = %llu threads; the device allows %d "
+			 "threads per block, at most (%d,%d,%d)", b.x, b.y, b.z,
+			 (unsigned long long)threads, p->maxThreadsPerBlock,
+			 p->maxThreadsDim[0], p->maxThreadsDim[1], p->maxThreadsDim[2]);
+		return cudaErrorInvalidConfiguration;
+	}
 	if (g.x > (unsigned)p->maxGridSize[0] || g.y > (unsigned)p->maxGridSize[1] ||
-	    g.z > (unsigned)p->maxGridSize[2])
+	    g.z > (unsigned)p->maxGridSize[2]) {
+		snprintf(why, n, "a grid of (%u,%u,%u) blocks; the device allows at most "
+			 "(%d,%d,%d)", g.x, g.y, g.z, p->maxGridSize[0], p->maxGridSize[1],
+			 p->maxGridSize[2]);
 		return cudaErrorInvalidConfiguration;
+	}
 	if ((fn->maxntid[0] &&
 	     threads > (uint64_t)fn->maxntid[0] * fn->maxntid[1] * fn->maxntid[2]) ||
 	    (fn->reqntid[0] && (b.x != fn->reqntid[0] || b.y != fn->reqntid[1] ||
-				b.z != fn->reqntid[2])))
+				b.z != fn->reqntid[2]))) {
+		snprintf(why, n, "a block of %llu threads, more than the kernel's "
+			 "__launch_bounds__ (or required block size) allows",
+			 (unsigned long long)threads);
 		return cudaErrorLaunchOutOfResources;
+	}
 	limit = fn->max_dyn_shared ? (size_t)fn->max_dyn_shared
 				   : p->sharedMemPerBlock - fn->sum_shared;
 	if (fn->sum_shared > p->sharedMemPerBlock ||
 	    req->dyn_shared > limit ||
-	    fn->sum_shared + req->dyn_shared > p->sharedMemPerBlockOptin)
+	    fn->sum_shared + req->dyn_shared > p->sharedMemPerBlockOptin) {
+		snprintf(why, n, "%llu bytes of static and %zu of dynamic shared memory per "
+			 "block; the limit is %zu (%zu with cudaFuncSetAttribute)",
+			 (unsigned long long)fn->sum_shared, (size_t)req->dyn_shared,
+			 (size_t)p->sharedMemPerBlock, (size_t)p->sharedMemPerBlockOptin);
 		return cudaErrorInvalidValue;
+	}
 	*dyn = (uint32_t)req->dyn_shared;
 	return cudaSuccess;
 }
@@ -728,15 +755,19 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	cudaError_t err;
 	uint32_t dyn = 0;
 	double t0;
+	char why[256], name[512];
 
 	if (simt_kernel_summarize(req->mod, fn) != 0) {
 		report_unsupported(fn);
 		return cudaErrorInvalidPtx;
 	}
-	err = check_config(req, fn, &dyn);
-	if (err == cudaSuccess && req->cooperative)
-		err = simt_coop_check(req, dyn);
-	if (err != cudaSuccess)
+	err = check_config(req, fn, &dyn, why, sizeof why);
+	if (err != cudaSuccess) {
+		simt_warn("launch of %s not started: %s (%s)",
+			  simt_demangle(fn->name, name, sizeof name), why, cudaGetErrorName(err));
+		return err;
+	}
+	if (req->cooperative && (err = simt_coop_check(req, dyn)) != cudaSuccess)
 		return err;
 	memset(&L, 0, sizeof L);
 	pthread_mutex_init(&L.lock, NULL);
