@@ -10,7 +10,9 @@
  * and writes ONE JSON object to the file descriptor named by the environment
  * variable CUDALAB_RESULT_FD (stdout when it is unset), so whatever the
  * learner's code prints never mixes with the result.  Exit code: 0 pass,
- * 1 wrong, 2 runtime error or bad usage.
+ * 1 wrong, 2 runtime error or bad usage.  When CUDALAB_PROGRESS names a
+ * file, each case (and each timing) replaces its one line, "case 2: n=4096"
+ * or "timing n=4096", for the runner's progress line.
  *
  * A harness, in outline (exercises/vector-add/harness.cu is a full one):
  *
@@ -1349,6 +1351,8 @@ public:
         last_solve_ = nullptr;
         case_ = name;
         case_seed_ = seed;
+        cases_begun_++;
+        progress(fmt("case %d: %s", cases_begun_, name.c_str()));
     }
 
     /* Ends the program with status runtime_error when e is an error. */
@@ -1412,6 +1416,7 @@ public:
         if (!benching() || result_status(result_) == Status::wrong)
             return;
         result_.work = w;
+        progress(fmt("timing %s", case_.c_str()));
         auto counted = [&] {
             result_.calls++;
             fn();
@@ -1482,10 +1487,24 @@ private:
     std::function<void()> last_solve_;
     uint64_t last_solve_serial_ = 0;
     uint64_t case_seed_ = 0;
+    int cases_begun_ = 0;
     void* flush_ = nullptr;
     size_t flush_bytes_ = 0;
     cudaEvent_t ev_[2] = {nullptr, nullptr};
     bool emitted_ = false;
+
+    /* Where the run is, for the runner's progress line: one line in the
+     * file CUDALAB_PROGRESS names, replaced at each step.  Best effort. */
+    static void progress(const std::string& what)
+    {
+        const char* path = getenv("CUDALAB_PROGRESS");
+        FILE* f = path && *path ? fopen(path, "w") : nullptr;
+
+        if (!f)
+            return;
+        fprintf(f, "%s\n", what.c_str());
+        fclose(f);
+    }
 
     void emit()
     {

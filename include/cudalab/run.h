@@ -71,6 +71,8 @@ struct run_child {
 	int merge;                  /* stderr goes to the stdout pipe (one log) */
 	int want_result;
 	const volatile sig_atomic_t *cancel; /* stops the child when set */
+	void (*tick)(void *ctx);    /* called every few tenths of a second while it runs */
+	void *tick_ctx;
 
 	char *out, *err, *result;   /* NUL-terminated; result NULL without want_result */
 	size_t out_len, err_len, result_len;
@@ -231,6 +233,16 @@ struct run_result {
  * unreadable files).  Either way, free res with run_result_free. */
 int run_exercise(const struct run_request *req, struct run_result *res);
 void run_result_free(struct run_result *res);
+/* Fills res from a result JSON as run_exercise wrote it (an attempt kept
+ * in the store): the verdict, cases, mismatch, timing, output, compile
+ * errors, hazard total.  -1 when json is not such a result; either way,
+ * free res with run_result_free. */
+int run_result_from_json(const char *json, struct run_result *res);
+/* Records res as an attempt in req->st (nothing when it is NULL), as
+ * run_exercise does: for a caller that ran the check without the store,
+ * in a thread of its own, and records it from the store's thread.  A
+ * failure to record is kept in res->not_recorded. */
+void run_record(const struct run_request *req, struct run_result *res);
 
 /* The learner's copy of ex: home/work/<id>/kernel.cu, made from the
  * starter when missing (*created then 1).  Returns 0 and sets *path

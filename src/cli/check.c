@@ -214,7 +214,8 @@ static void print_counters(const cJSON *simt)
 		return;
 	printf("  simt counters (what a profiler would count):\n");
 	cJSON_ArrayForEach(v, total) {
-		if (!cJSON_IsNumber(v) || strcmp(v->string, "seconds") == 0)
+		if (!cJSON_IsNumber(v) || strcmp(v->string, "seconds") == 0 ||
+		    strcmp(v->string, "max_launch_warp_instructions") == 0)
 			continue;
 		printf(col ? "   %-22s %12.15g\n" : "    %-22s %12.15g", v->string, v->valuedouble);
 		col = !col;
@@ -291,9 +292,14 @@ static void print_result(const char *id, const struct run_result *r)
 	} else if (r->status != RUN_PASS && r->status != RUN_COMPILE_ERROR) {
 		print_tail("stdout", r->out, r->out_truncated, TAIL_LINES);
 		print_tail("stderr", r->err, r->err_truncated, TAIL_LINES);
-	} else if (r->out_truncated || r->err_truncated) {
-		printf("  output capped at 1 MiB: %zu bytes of stdout and %zu of stderr not kept\n",
-		       r->out_truncated, r->err_truncated);
+	} else if (r->status == RUN_PASS) {
+		/* what the learner's printf said is worth seeing after a pass too */
+		print_tail("stdout", r->out, r->out_truncated, TAIL_LINES);
+	}
+	if (r->status == RUN_PASS || r->status == RUN_COMPILE_ERROR) {
+		if (r->out_truncated || r->err_truncated)
+			printf("  output capped at 1 MiB: %zu bytes of stdout and %zu of stderr not "
+			       "kept\n", r->out_truncated, r->err_truncated);
 	}
 	{
 		char **lines;

@@ -87,7 +87,7 @@ void run_result_free(struct run_result *res)
 /* Records the attempt; a failure is only worth a warning on stderr, the
  * verdict stands.  The median is kept only for GPU runs: emulation time
  * is no best time. */
-static void record(const struct run_request *req, struct run_result *res)
+void run_record(const struct run_request *req, struct run_result *res)
 {
 	struct attempt a;
 
@@ -122,15 +122,43 @@ static char *report_file(const char *cache, const char *what)
 	return path;
 }
 
+/* The harness's progress file, read while it runs: each new line it
+ * holds ("case 2: n=4096", "timing n=4096") becomes the phase. */
+struct progress_watch {
+	const struct run_request *req;
+	const char *path;
+	char last[128];
+};
+
+static void progress_tick(void *ctx)
+{
+	struct progress_watch *w = ctx;
+	char line[128] = "", phase[160];
+	FILE *f = fopen(w->path, "r");
+
+	if (!f)
+		return;
+	if (!fgets(line, sizeof line, f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	if (!line[0] || strcmp(line, w->last) == 0)
+		return;
+	snprintf(w->last, sizeof w->last, "%s", line);
+	snprintf(phase, sizeof phase, "%s%s", str_starts(line, "timing") ? "" : "running ", line);
+	run_phase(w->req, phase);
+}
+
 /* One run of the harness under simt schedule `schedule` (ignored on a
  * GPU); fills res from it. */
 static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
-		       const char *cache, unsigned sanitize, unsigned schedule)
+		       const char *cache, unsigned sanitize, unsigned schedule, uint64_t budget)
 {
-	char seed[32], *counters = NULL, *hazards = NULL, *entries[4] = { NULL };
+	char seed[32], *counters = NULL, *hazards = NULL, *entries[6] = { NULL };
 	char *argv[] = { (char *)prog, "--mode", (char *)run_mode_name(req->mode), NULL, NULL,
 			 NULL };
-	const char *env[5] = { NULL };
+	const char *env[7] = { NULL };
+	struct progress_watch watch = { req, NULL, "" };
 	struct run_child c;
 	int rc = 0, n = 0;
 
@@ -146,14 +174,23 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 			env[n++] = entries[1] = xasprintf("CUDALAB_SIMT_HAZARDS=%s", hazards);
 		env[n++] = entries[2] = xasprintf("CUDALAB_SIMT_SCHEDULE=%u", schedule);
 		res->schedule = schedule;
+		if (budget)
+			env[n++] = entries[4] = xasprintf("CUDALAB_SIMT_MAX_INSTRUCTIONS=%llu",
+							  (unsigned long long)budget);
 	}
 	/* a sanitizer-built simt (make SANITIZE=...): the harness's own host
 	 * allocations are no leak of simt's */
 	if (res->backend == BACKEND_SIMT && (sanitize & RUN_SAN_ADDRESS) && !getenv("ASAN_OPTIONS"))
 		env[n++] = "ASAN_OPTIONS=detect_leaks=0";
+	if (req->progress && (watch.path = report_file(cache, "progress")))
+		env[n++] = entries[3] = xasprintf("CUDALAB_PROGRESS=%s", watch.path);
 	memset(&c, 0, sizeof c);
 	c.argv = argv;
 	c.env = env;
+	if (watch.path) {
+		c.tick = progress_tick;
+		c.tick_ctx = &watch;
+	}
 	c.timeout_s = res->timeout_s;
 	c.cap = OUTPUT_CAP;
 	c.want_result = 1;
@@ -172,6 +209,9 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 		unlink(counters);
 	if (hazards)
 		unlink(hazards);
+	if (watch.path)
+		unlink(watch.path);
+	free((char *)watch.path);
 	run_child_free(&c);
 	free(counters);
 	free(hazards);
@@ -213,6 +253,7 @@ struct sched_job {
 	struct run_result res;
 	const char *prog, *cache;
 	unsigned sanitize;
+	uint64_t budget;
 	int rc;
 };
 
@@ -220,7 +261,7 @@ static void *sched_run(void *arg)
 {
 	struct sched_job *j = arg;
 
-	j->rc = run_harness(&j->req, &j->res, j->prog, j->cache, j->sanitize, 1);
+	j->rc = run_harness(&j->req, &j->res, j->prog, j->cache, j->sanitize, 1, j->budget);
 	return NULL;
 }
 
@@ -260,7 +301,8 @@ static void join_schedules(struct run_result *res, struct run_result *again)
 }
 
 static int check_two_schedules(const struct run_request *req, struct run_result *res,
-			       const char *prog, const char *cache, unsigned sanitize)
+			       const char *prog, const char *cache, unsigned sanitize,
+			       uint64_t budget)
 {
 	struct sched_job j;
 	pthread_t th;
@@ -273,11 +315,12 @@ static int check_two_schedules(const struct run_request *req, struct run_result 
 	j.prog = prog;
 	j.cache = cache;
 	j.sanitize = sanitize;
+	j.budget = budget;
 	result_init(&j.res);
 	j.res.backend = res->backend;
 	j.res.timeout_s = res->timeout_s;
 	threaded = pthread_create(&th, NULL, sched_run, &j) == 0;
-	rc = run_harness(req, res, prog, cache, sanitize, 0);
+	rc = run_harness(req, res, prog, cache, sanitize, 0, budget);
 	if (threaded)
 		pthread_join(th, NULL);
 	else if (rc == 0 && res->status == RUN_PASS)
@@ -291,6 +334,59 @@ static int check_two_schedules(const struct run_request *req, struct run_result 
 		return -1;
 	}
 	join_schedules(res, &j.res);
+	return 0;
+}
+
+/* Keeps what the build put in res across a second run. */
+static void result_reset_run(struct run_result *res)
+{
+	struct run_result keep = *res;
+
+	res->source_hash = res->compile_log = NULL;
+	run_result_free(res);
+	res->backend = keep.backend;
+	res->timeout_s = keep.timeout_s;
+	res->cached = keep.cached;
+	res->compile_s = keep.compile_s;
+	res->source_hash = keep.source_hash;
+	res->compile_log = keep.compile_log;
+}
+
+/* A check on simt, with a runaway launch stopped early: under the
+ * reference's budget when it is known, else under the floor; a run that
+ * goes past the floor has the reference measured and runs again under
+ * its budget, when that is larger. */
+static int check_on_simt(const struct run_request *req, struct run_result *res,
+			 const struct run_build *b, const struct run_probe *probe, const char *cache)
+{
+	uint64_t budget = run_runaway_floor(), reference = 0;
+	int known;
+
+	if (getenv("CUDALAB_SIMT_MAX_INSTRUCTIONS")) /* the learner's own limit */
+		return check_two_schedules(req, res, b->prog, cache, probe->simt_sanitize, 0);
+	known = run_runaway_budget(req, probe, cache, b->include, 0, &budget, &reference) == 0;
+
+	if (check_two_schedules(req, res, b->prog, cache, probe->simt_sanitize, budget) != 0)
+		return -1;
+	if (!known && run_runaway_stopped(res)) {
+		uint64_t measured = 0;
+
+		known = run_runaway_budget(req, probe, cache, b->include, 1, &measured,
+					   &reference) == 0;
+		if (req->cancel && *req->cancel)
+			return -1;
+		if (!known || measured > budget) {
+			/* not known: the wall clock is the only limit left */
+			budget = known ? measured : 0;
+			result_reset_run(res);
+			run_phase(req, "running again under the reference's budget");
+			if (check_two_schedules(req, res, b->prog, cache, probe->simt_sanitize,
+						budget) != 0)
+				return -1;
+		}
+	}
+	if (budget && run_runaway_stopped(res))
+		run_runaway_verdict(res, budget, reference);
 	return 0;
 }
 
@@ -339,12 +435,12 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 		res->n_errors = run_log_errors(res->compile_log, &res->errors);
 		run_interpret_compile(req, res);
 	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK) {
-		if (check_two_schedules(req, res, b.prog, cache, probe.simt_sanitize) != 0)
+		if (check_on_simt(req, res, &b, &probe, cache) != 0)
 			goto done;
-	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0) != 0) {
+	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0, 0) != 0) {
 		goto done;
 	}
-	record(req, res);
+	run_record(req, res);
 	rc = 0;
 done:
 	free((char *)b.include);

@@ -293,6 +293,8 @@ static void supervise(struct run_child *c, pid_t pid, struct pipes *p, struct si
 		}
 		if ((ended && n == 0) || (grace && t > grace))
 			break;
+		if (c->tick)
+			c->tick(c->tick_ctx);
 		if (!grace && ((deadline && t >= deadline) || (c->cancel && *c->cancel))) {
 			if (c->cancel && *c->cancel)
 				c->cancelled = 1;

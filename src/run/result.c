@@ -435,3 +435,59 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 	res->json = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 }
+
+/* The status named s, or -1. */
+static int status_named(const char *s)
+{
+	for (int i = RUN_PASS; s && i <= RUN_HAZARD; i++)
+		if (strcmp(run_status_name((enum run_status)i), s) == 0)
+			return i;
+	return -1;
+}
+
+int run_result_from_json(const char *json, struct run_result *res)
+{
+	cJSON *o = json ? cJSON_Parse(json) : NULL;
+	const cJSON *errs, *e, *hz;
+	const char *s;
+	int status = o ? status_named(str(o, "status")) : -1;
+
+	memset(res, 0, sizeof *res);
+	res->exit_code = -1;
+	res->timing.median_ms = res->timing.min_ms = res->timing.mean_ms = NAN;
+	res->timing.stdev_ms = res->timing.noise_pct = NAN;
+	res->derived.gbps = res->derived.pct_peak_bw = NAN;
+	res->derived.tflops = res->derived.peak_gbps = NAN;
+	if (!cJSON_IsObject(o) || status < 0) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	res->status = (enum run_status)status;
+	s = str(o, "backend");
+	res->backend = s && strcmp(s, "gpu") == 0 ? BACKEND_GPU : BACKEND_SIMT;
+	read_report(res, o);
+	res->summary = xstrdup(str(o, "summary") ? str(o, "summary") : run_status_name(res->status));
+	res->out = xstrdup(str(o, "stdout") ? str(o, "stdout") : "");
+	res->err = xstrdup(str(o, "stderr") ? str(o, "stderr") : "");
+	if (str(o, "nondeterminism"))
+		res->nondeterminism = xstrdup(str(o, "nondeterminism"));
+	res->cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "cached"));
+	errs = cJSON_GetObjectItemCaseSensitive(o, "compile_errors");
+	if (cJSON_GetArraySize(errs) > 0)
+		res->errors = xcalloc((size_t)cJSON_GetArraySize(errs), sizeof *res->errors);
+	cJSON_ArrayForEach(e, errs) {
+		struct run_compile_error *ce = &res->errors[res->n_errors++];
+		double line = num(e, "line");
+
+		ce->file = xstrdup(str(e, "file") ? str(e, "file") : "?");
+		ce->line = isnan(line) ? 0 : (int)line;
+		ce->message = xstrdup(str(e, "message") ? str(e, "message") : "");
+	}
+	hz = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "simt"),
+					      "hazards");
+	if (!isnan(num(hz, "total")))
+		res->hazard_total = (unsigned long long)num(hz, "total");
+	res->json = xstrdup(json);
+	cJSON_Delete(o);
+	return 0;
+}

@@ -11,6 +11,7 @@ bool simt_counters_on;
 struct kernel_counts {
 	char *name;
 	uint64_t launches;
+	uint64_t max_launch; /* warp instructions of its longest launch */
 	double seconds;
 	struct simt_counts c;
 };
@@ -39,6 +40,8 @@ void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		k->name = simt_xstrdup(kernel);
 	}
 	k->launches++;
+	if (c->warp_insts > k->max_launch)
+		k->max_launch = c->warp_insts;
 	k->seconds += seconds;
 	d = (uint64_t *)(void *)&k->c;
 	for (i = 0; i < sizeof *c / sizeof(uint64_t); i++)
@@ -62,11 +65,12 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void write_fields(FILE *f, uint64_t launches, double seconds,
+static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double seconds,
 			 const struct simt_counts *c)
 {
 	fprintf(f, "\"launches\":%llu,\"thread_instructions\":%llu,"
-		"\"warp_instructions\":%llu,\"seconds\":%.6f,"
+		"\"warp_instructions\":%llu,\"max_launch_warp_instructions\":%llu,"
+		"\"seconds\":%.6f,"
 		"\"global_load_requests\":%llu,\"global_store_requests\":%llu,"
 		"\"global_load_sectors\":%llu,\"global_store_sectors\":%llu,"
 		"\"shared_load_requests\":%llu,\"shared_store_requests\":%llu,"
@@ -76,7 +80,7 @@ static void write_fields(FILE *f, uint64_t launches, double seconds,
 		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
 		"\"hazards\":%llu,\"blocks\":%llu",
 		(unsigned long long)launches, (unsigned long long)c->thread_insts,
-		(unsigned long long)c->warp_insts, seconds,
+		(unsigned long long)c->warp_insts, (unsigned long long)max_launch, seconds,
 		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
 		(unsigned long long)c->gld_sectors,
 		(unsigned long long)c->gst_sectors,
@@ -93,7 +97,7 @@ static void write_fields(FILE *f, uint64_t launches, double seconds,
 static void write_counters(void)
 {
 	struct simt_counts total;
-	uint64_t launches = 0;
+	uint64_t launches = 0, max_launch = 0;
 	double seconds = 0;
 	FILE *f;
 	size_t i, j;
@@ -117,7 +121,10 @@ static void write_counters(void)
 		fputs(",\"mangled\":", f);
 		json_string(f, table[i].name);
 		fputc(',', f);
-		write_fields(f, table[i].launches, table[i].seconds, &table[i].c);
+		write_fields(f, table[i].launches, table[i].max_launch, table[i].seconds,
+			     &table[i].c);
+		if (table[i].max_launch > max_launch)
+			max_launch = table[i].max_launch;
 		fputc('}', f);
 		for (j = 0; j < sizeof total / sizeof(uint64_t); j++)
 			d[j] += s[j];
@@ -125,7 +132,7 @@ static void write_counters(void)
 		seconds += table[i].seconds;
 	}
 	fputs("],\"total\":{", f);
-	write_fields(f, launches, seconds, &total);
+	write_fields(f, launches, max_launch, seconds, &total);
 	fputs("}}\n", f);
 	fclose(f);
 }

@@ -7,10 +7,13 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cudalab/content.h"
@@ -387,20 +390,6 @@ static void exercise_draw(struct tui *t, void *state)
 	link_file(t, x, srows + 1);
 }
 
-/* Paints the progress line while a check runs (called between phases). */
-static void progress(void *ctx, const char *phase)
-{
-	struct tui *t = ctx;
-	char line[128];
-
-	snprintf(line, sizeof line, "%s ...", phase);
-	term_fill_line(t->rows - 1, UI_STATUS);
-	attron(term_attr(UI_STATUS));
-	term_put(t->rows - 1, 1, line, t->cols - 2);
-	attroff(term_attr(UI_STATUS));
-	refresh();
-}
-
 static const char *verdict_text(enum run_status s)
 {
 	switch (s) {
@@ -598,39 +587,151 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 	}
 }
 
-static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
-{
+/* A check or bench running in a thread of its own, so that the screen
+ * stays alive: the phase it reports, the cancel flag it obeys.  It runs
+ * without the store (not thread-safe); the attempt is recorded here. */
+struct check_job {
 	struct run_request req;
 	struct run_result res;
+	int rc;
+	volatile sig_atomic_t cancel;
+	pthread_mutex_t mu;
+	char phase[160];
+	int done; /* under mu */
+};
+
+static void job_progress(void *ctx, const char *phase)
+{
+	struct check_job *j = ctx;
+
+	pthread_mutex_lock(&j->mu);
+	snprintf(j->phase, sizeof j->phase, "%s", phase);
+	pthread_mutex_unlock(&j->mu);
+}
+
+static void *job_main(void *arg)
+{
+	struct check_job *j = arg;
+
+	j->rc = run_exercise(&j->req, &j->res);
+	pthread_mutex_lock(&j->mu);
+	j->done = 1;
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The status line while the job runs: what, where it is, for how long. */
+static void paint_progress(struct tui *t, struct check_job *j, double start)
+{
+	char line[256], phase[160];
+	int done;
+
+	pthread_mutex_lock(&j->mu);
+	snprintf(phase, sizeof phase, "%s", j->phase);
+	done = j->done;
+	pthread_mutex_unlock(&j->mu);
+	if (done)
+		return;
+	snprintf(line, sizeof line, "%s: %s · %.1f s   %s",
+		 j->req.mode == RUN_BENCH ? "bench" : "check", phase[0] ? phase : "starting",
+		 now_seconds() - start, j->cancel ? "cancelling ..." : "Esc or Ctrl-C: cancel");
+	term_fill_line(t->rows - 1, UI_STATUS);
+	attron(term_attr(UI_STATUS));
+	term_put(t->rows - 1, 1, line, t->cols - 2);
+	attroff(term_attr(UI_STATUS));
+	refresh();
+}
+
+static int job_done(struct check_job *j)
+{
+	int done;
+
+	pthread_mutex_lock(&j->mu);
+	done = j->done;
+	pthread_mutex_unlock(&j->mu);
+	return done;
+}
+
+/* Waits for the job with the screen alive: the progress line ticks, Esc
+ * or Ctrl-C (or a signal to the lab) cancels, the window may be resized,
+ * and any other key is dropped rather than kept for later. */
+static void wait_for_job(struct tui *t, struct exscreen *x, struct check_job *j)
+{
+	double start = now_seconds();
+
+	timeout(100);
+	while (!job_done(j)) {
+		int ch;
+
+		paint_progress(t, j, start);
+		ch = getch();
+		if (ch == 27 || ch == 3 || term_interrupted())
+			j->cancel = 1;
+		else if (ch == KEY_RESIZE) {
+			getmaxyx(stdscr, t->rows, t->cols);
+			exercise_resize(t, x);
+			exercise_draw(t, x);
+		}
+	}
+	timeout(-1);
+	flushinp();
+}
+
+static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
+{
+	struct check_job j;
+	pthread_t th;
 
 	if (!x->file) {
 		tui_flash(t, "you have no copy to check (see the path above)");
 		return;
 	}
-	memset(&req, 0, sizeof req);
-	req.ex = x->ex;
-	req.source = x->file;
-	req.home = t->cfg->home;
-	req.content = t->cfg->content_dir;
-	req.mode = mode;
-	req.backend = BACKEND_AUTO;
-	req.seed = -1;
-	req.st = t->cfg->st;
-	req.progress = progress;
-	req.progress_ctx = t;
-	progress(t, mode == RUN_BENCH ? "bench: starting" : "check: starting");
-	if (run_exercise(&req, &res) != 0) {
-		results_clear(x);
-		results_add(x, UI_WARN, "cannot run: %s", res.error ? res.error : "unknown problem");
+	memset(&j, 0, sizeof j);
+	pthread_mutex_init(&j.mu, NULL);
+	j.req.ex = x->ex;
+	j.req.source = x->file;
+	j.req.home = t->cfg->home;
+	j.req.content = t->cfg->content_dir;
+	j.req.mode = mode;
+	j.req.backend = BACKEND_AUTO;
+	j.req.seed = -1;
+	j.req.progress = job_progress;
+	j.req.progress_ctx = &j;
+	j.req.cancel = &j.cancel;
+	if (pthread_create(&th, NULL, job_main, &j) != 0) {
+		job_main(&j); /* no thread to be had: run it here, blocking */
 	} else {
-		show_result(x, &res);
-		if (res.not_recorded)
-			tui_flash(t, "%s, but not recorded: %s", verdict_text(res.status),
-				  res.not_recorded);
-		else
-			tui_flash(t, "%s", verdict_text(res.status));
+		wait_for_job(t, x, &j);
+		pthread_join(th, NULL);
 	}
-	run_result_free(&res);
+	pthread_mutex_destroy(&j.mu);
+	if (j.cancel && j.rc != 0) {
+		results_clear(x);
+		results_add(x, UI_WARN, "cancelled: the %s was stopped and every process it started "
+			    "has ended; nothing was recorded", run_mode_name(mode));
+		tui_flash(t, "cancelled");
+	} else if (j.rc != 0) {
+		results_clear(x);
+		results_add(x, UI_WARN, "cannot run: %s", j.res.error ? j.res.error : "unknown problem");
+	} else {
+		j.req.st = t->cfg->st;
+		run_record(&j.req, &j.res);
+		show_result(x, &j.res);
+		if (j.res.not_recorded)
+			tui_flash(t, "%s, but not recorded: %s", verdict_text(j.res.status),
+				  j.res.not_recorded);
+		else
+			tui_flash(t, "%s", verdict_text(j.res.status));
+	}
+	run_result_free(&j.res);
 	load_history(t, x);
 }
 

@@ -343,6 +343,50 @@ racy_reduce_sum_is_never_a_pass() {
 	expect_err "simt reported 2 hazards (above); exit status 123 (the program's own was 0)"
 }
 
+# A kernel that never ends is stopped within a few seconds of emulation,
+# not at the wall-clock limit: the reference solution's longest launch,
+# measured once and kept in the cache, sets the budget; the verdict is a
+# timeout naming the line and thread where it spun.  A solution that
+# merely needs more than the floor still passes.
+runaway_kernel_stopped_early() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	home=$T/runaway-home
+	cat >"$T/spin.cu" <<'CU'
+#include <cuda_runtime.h>
+__global__ void add_kernel(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    while (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
+void solve(const float* a, const float* b, float* c, int n)
+{
+    add_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);
+}
+CU
+	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
+	for round in measured cached; do
+		real check vector-add --file "$T/spin.cu" --json
+		expect_rc 1
+		json_expect "d['status'] == 'timeout' and d['summary'].startswith('stopped early: one launch of add_kernel ran ') and 'of the reference solution' in d['summary'] and 'still running at spin.cu:6 ' in d['summary'] and 'thread (' in d['summary'] and 'after 60 s' not in d['summary']"
+	done
+	ls "$home"/cache/reference-* >/dev/null 2>&1 || note "no reference figure in the cache"
+	# the learner's own limit wins
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		CUDALAB_SIMT_MAX_INSTRUCTIONS=100000 "$BIN" check vector-add --file "$T/spin.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'runtime_error' and 'budget of 100000 warp instructions' in d['stderr']"
+	real check vector-add --file "$SRC/exercises/vector-add/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass'"
+}
+
 # A real kernel: on a GPU it must pass and be timed; without one the
 # harness's own runtime error must come through with its message.
 device_kernel() {
@@ -492,7 +536,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass device_kernel \
+	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do
