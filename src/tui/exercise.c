@@ -43,14 +43,21 @@ struct exscreen {
 	int nhist;
 	char verdicts[HISTORY + 1]; /* recent attempts, oldest first: '+' pass, 'x' not */
 	int full_results; /* results pane takes the whole body */
+	struct rline *hint; /* the hints shown, above the verdict */
+	int nhint;
+	char *output;       /* the last run's stdout and stderr, for 'o' */
+	const struct exercise *next; /* offered after a pass */
 };
 
 static const char *const help_lines[] = {
 	"e                  edit your file in $VISUAL / $EDITOR (vi when unset)",
 	"c                  check: compile, run every case, give the verdict",
 	"b                  bench: check, then time the kernel (on a GPU: many samples)",
-	"h                  show the next hint",
-	"s                  after a pass: your code beside the solution",
+	"Esc, Ctrl-C        while a check runs: cancel it",
+	"h                  show the next hint (above the verdict); H hides the hints",
+	"o                  the whole output (stdout, stderr) of the last run",
+	"s                  after a pass: your code beside the solution (d: as a diff)",
+	"n                  after a pass: the next exercise",
 	"v                  results pane: full screen / split",
 	"Up/Down, j/k       scroll the statement (the results when full screen)",
 	"PgUp/PgDn, g/G     page, top, end",
@@ -66,6 +73,43 @@ static void results_clear(struct exscreen *x)
 	free(x->res);
 	x->res = NULL;
 	x->nres = x->res_top = 0;
+}
+
+static void hints_clear(struct exscreen *x)
+{
+	for (int i = 0; i < x->nhint; i++)
+		free(x->hint[i].text);
+	free(x->hint);
+	x->hint = NULL;
+	x->nhint = 0;
+}
+
+static void hint_add(struct exscreen *x, enum ui_role role, const char *text)
+{
+	x->hint = xrealloc(x->hint, (size_t)(x->nhint + 1) * sizeof *x->hint);
+	x->hint[x->nhint].text = xstrdup(text);
+	x->hint[x->nhint].role = role;
+	x->nhint++;
+}
+
+/* The results pane: the hints shown, a rule, then the verdict. */
+static int pane_count(const struct exscreen *x)
+{
+	return x->nhint ? x->nhint + 1 + x->nres : x->nres;
+}
+
+static const struct rline *pane_line(const struct exscreen *x, int i)
+{
+	static const struct rline rule = { "──", UI_RULE };
+
+	if (x->nhint) {
+		if (i < x->nhint)
+			return &x->hint[i];
+		if (i == x->nhint)
+			return &rule;
+		i -= x->nhint + 1;
+	}
+	return &x->res[i];
 }
 
 static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, ...)
@@ -168,6 +212,8 @@ static void load_history(struct tui *t, struct exscreen *x)
 	store_attempts_free(a, n);
 }
 
+static void show_last_verdict(struct tui *t, struct exscreen *x);
+
 static void *exercise_enter(struct tui *t, const char *arg)
 {
 	struct exscreen *x;
@@ -193,9 +239,11 @@ static void *exercise_enter(struct tui *t, const char *arg)
 	}
 	x->lay = doc_layout(x->doc, t->cols - 2 > 100 ? 100 : t->cols - 2);
 	load_history(t, x);
+	show_last_verdict(t, x);
 	if (created)
 		results_add(x, UI_DIM, "It is new: a copy of the starter.");
-	results_add(x, UI_DIM, "e: edit it   c: check   b: bench   h: hint   ?: keys");
+	if (x->nres == 0)
+		results_add(x, UI_DIM, "e: edit it   c: check   b: bench   h: hint   ?: keys");
 	return x;
 }
 
@@ -205,6 +253,8 @@ static void exercise_leave(struct tui *t, void *state)
 
 	(void)t;
 	results_clear(x);
+	hints_clear(x);
+	free(x->output);
 	doc_layout_free(x->lay);
 	doc_free(x->doc);
 	free(x->text);
@@ -227,7 +277,7 @@ static void exercise_resize(struct tui *t, void *state)
 static int results_rows(const struct tui *t, const struct exscreen *x)
 {
 	int body = t->rows - 4; /* title, file line, history line, status */
-	int want = x->nres + 1;
+	int want = pane_count(x) + 1;
 
 	if (x->full_results)
 		return body;
@@ -379,13 +429,18 @@ static void exercise_draw(struct tui *t, void *state)
 	draw_history(t, x, srows + 2);
 	for (int xx = 0; xx < t->cols; xx++)
 		mvaddstr(srows + 3, xx, term_glyph(GLYPH_HLINE));
-	for (int i = x->res_top, y = srows + 4, end = srows + 3 + rrows; i < x->nres && y < end;
-	     i++) {
-		attron(term_attr(x->res[i].role));
-		y += paint_wrapped(y, 1, x->res[i].text, t->cols - 2, end - y);
-		attroff(term_attr(x->res[i].role));
+	for (int i = x->res_top, y = srows + 4, end = srows + 3 + rrows; i < pane_count(x) &&
+	     y < end; i++) {
+		const struct rline *ln = pane_line(x, i);
+
+		attron(term_attr(ln->role));
+		y += paint_wrapped(y, 1, ln->text, t->cols - 2, end - y);
+		attroff(term_attr(ln->role));
 	}
-	tui_status(t, "e: edit  c: check  b: bench  h: hint  s: solution  v: results  q: back");
+	tui_status(t, x->next ? "n: next exercise  e: edit  c: check  b: bench  h: hint  "
+				"s: solution  o: output  q: back"
+			      : "e: edit  c: check  b: bench  h: hint  s: solution  o: output  "
+				"v: results  q: back");
 	refresh();
 	link_file(t, x, srows + 1);
 }
@@ -585,6 +640,81 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		results_add(x, UI_DIM, "stdout:");
 		results_add_block(x, UI_DIM, r->out, 20);
 	}
+	free(x->output);
+	x->output = xasprintf("%s%s%s%s", r->out && *r->out ? "stdout:\n" : "",
+			      r->out ? r->out : "", r->err && *r->err ? "\nstderr:\n" : "",
+			      r->err ? r->err : "");
+}
+
+/* The exercise after x's in the ladder that is not passed yet (then the
+ * first not passed before it), or NULL when every one is passed. */
+static const struct exercise *next_exercise(struct tui *t, const struct exscreen *x)
+{
+	const struct catalog *cat = t->cfg->cat;
+	size_t n = cat->n_exercises, at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (&cat->exercises[i] == x->ex)
+			at = i;
+	for (size_t k = 1; k < n; k++) {
+		const struct exercise *e = &cat->exercises[(at + k) % n];
+		struct exercise_state es = { EX_NEW, -1, 0, 0 };
+
+		if (t->cfg->st)
+			store_exercise_get(t->cfg->st, e->id, &es);
+		if (es.status != EX_PASSED)
+			return e;
+	}
+	return NULL;
+}
+
+/* Puts text (taken) at line pos of the results. */
+static void results_insert(struct exscreen *x, int pos, enum ui_role role, char *text)
+{
+	x->res = xrealloc(x->res, (size_t)(x->nres + 1) * sizeof *x->res);
+	memmove(&x->res[pos + 1], &x->res[pos], (size_t)(x->nres - pos) * sizeof *x->res);
+	x->res[pos].text = text;
+	x->res[pos].role = role;
+	x->nres++;
+}
+
+/* After a pass: the next exercise, offered under the verdict. */
+static void offer_next(struct tui *t, struct exscreen *x)
+{
+	int pos = x->nres > 0;
+
+	x->next = next_exercise(t, x);
+	if (x->next)
+		results_insert(x, pos, UI_QUIZ, xasprintf("Next: %s (%s) · press n to open it",
+							  x->next->title, x->next->id));
+	else
+		results_insert(x, pos, UI_DONE, xstrdup("That was the last exercise you had "
+							"left: every one is passed."));
+}
+
+/* The last attempt's verdict, from the store, under a line saying when. */
+static void show_last_verdict(struct tui *t, struct exscreen *x)
+{
+	struct attempt *a = NULL;
+	struct run_result r;
+	size_t n = 0;
+	char when[64];
+
+	if (!t->cfg->st || store_attempts(t->cfg->st, x->ex->id, 1, &a, &n) != 0 || n == 0)
+		return;
+	if (run_result_from_json(a[0].result_json, &r) == 0) {
+		time_t at = (time_t)a[0].at;
+		struct tm tm;
+
+		show_result(x, &r);
+		if (r.status == RUN_PASS)
+			offer_next(t, x);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime_r(&at, &tm));
+		results_insert(x, 0, UI_DIM, xasprintf("Your last %s, %s (c: check again):",
+						       a[0].mode, when));
+	}
+	run_result_free(&r);
+	store_attempts_free(a, n);
 }
 
 /* A check or bench running in a thread of its own, so that the screen
@@ -725,6 +855,9 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 		j.req.st = t->cfg->st;
 		run_record(&j.req, &j.res);
 		show_result(x, &j.res);
+		x->next = NULL;
+		if (j.res.status == RUN_PASS && !j.res.not_recorded)
+			offer_next(t, x);
 		if (j.res.not_recorded)
 			tui_flash(t, "%s, but not recorded: %s", verdict_text(j.res.status),
 				  j.res.not_recorded);
@@ -773,37 +906,146 @@ static void edit(struct tui *t, struct exscreen *x)
 		tui_flash(t, "edited %s: press c to check", x->file);
 }
 
+/* Shows the hints seen so far and the next one, above the verdict. */
 static void hint(struct tui *t, struct exscreen *x)
 {
 	int seen = 0;
 	struct exercise_state es = { EX_NEW, -1, 0, 0 };
 
+	if (x->ex->n_hints == 0) {
+		tui_flash(t, "this exercise has no hints");
+		return;
+	}
 	if (t->cfg->st)
 		store_exercise_get(t->cfg->st, x->ex->id, &es);
 	if ((size_t)es.hints_seen >= x->ex->n_hints) {
-		/* all seen: show them all again */
-		results_clear(x);
-		for (size_t i = 0; i < x->ex->n_hints; i++)
-			results_add(x, UI_TEXT, "hint %zu/%zu: %s", i + 1, x->ex->n_hints, x->ex->hints[i]);
-		tui_flash(t, "that was the last hint");
-		return;
+		seen = (int)x->ex->n_hints;
+		tui_flash(t, "that was the last hint (H hides them)");
+	} else if (!t->cfg->st || store_hint_seen(t->cfg->st, x->ex->id, &seen) != 0) {
+		seen = es.hints_seen + 1;
 	}
-	if (t->cfg->st && store_hint_seen(t->cfg->st, x->ex->id, &seen) != 0)
-		seen = es.hints_seen + 1;
-	if (!t->cfg->st)
-		seen = es.hints_seen + 1;
-	results_clear(x);
-	for (int i = 0; i < seen && (size_t)i < x->ex->n_hints; i++)
-		results_add(x, i + 1 == seen ? UI_QUIZ : UI_DIM, "hint %d/%zu: %s", i + 1, x->ex->n_hints,
-			    x->ex->hints[i]);
+	hints_clear(x);
+	for (int i = 0; i < seen && (size_t)i < x->ex->n_hints; i++) {
+		char *line = xasprintf("hint %d/%zu: %s", i + 1, x->ex->n_hints, x->ex->hints[i]);
+
+		hint_add(x, i + 1 == seen ? UI_QUIZ : UI_DIM, line);
+		free(line);
+	}
+	x->res_top = 0;
 }
 
-/* Full screen: the learner's code on the left, the solution on the right. */
+/* Text split into lines, tabs expanded to 8 columns as compilers and
+ * editors show them. */
+static char **text_lines(const char *text, long *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		xgrow((void **)&v, &cap, (size_t)*n + 1, sizeof *v);
+		v[(*n)++] = str_expand_tabs(p, len, 8);
+		p = nl ? nl + 1 : p + len;
+	}
+	return v;
+}
+
+/* One line of code from column `left`, in at most width columns. */
+static void put_code(int y, int x0, const char *line, int left, int width, enum ui_role role)
+{
+	int skip = left;
+
+	while (*line && skip > 0) {
+		line++;
+		while ((*line & 0xC0) == 0x80)
+			line++;
+		skip--;
+	}
+	attron(term_attr(role));
+	term_put(y, x0, line, width);
+	attroff(term_attr(role));
+}
+
+/* The scroll keys of the full-screen views; 0 when ch is not one. */
+static int scroll_key(struct tui *t, int ch, long *top, int *left, long lines)
+{
+	long page = t->rows > 3 ? t->rows - 3 : 1;
+
+	switch (ch) {
+	case 'j': case KEY_DOWN: *top += 1; break;
+	case 'k': case KEY_UP: *top -= 1; break;
+	case ' ': case KEY_NPAGE: *top += page; break;
+	case KEY_PPAGE: *top -= page; break;
+	case 'g': case KEY_HOME: *top = 0; break;
+	case 'G': case KEY_END: *top = lines - page; break;
+	case 'l': case KEY_RIGHT: *left += 8; break;
+	case 'h': case KEY_LEFT: *left = *left > 8 ? *left - 8 : 0; break;
+	case '0': *left = 0; break;
+	case KEY_RESIZE: getmaxyx(stdscr, t->rows, t->cols); break;
+	default: return 0;
+	}
+	if (*top > lines - 1)
+		*top = lines - 1;
+	if (*top < 0)
+		*top = 0;
+	return 1;
+}
+
+static enum ui_role diff_role(const char *line)
+{
+	return line[0] == '+' ? UI_DONE : line[0] == '-' ? UI_WARN : UI_CODE;
+}
+
+/* A full-screen view of lines; with diff, each line's first character
+ * (' ', '-', '+') sets its colour. */
+static void pager(struct tui *t, const char *title, char **lines, long n, int diff)
+{
+	long top = 0;
+	int left = 0, ch;
+
+	do {
+		erase();
+		term_fill_line(0, UI_TITLE);
+		attron(term_attr(UI_TITLE));
+		term_put(0, 1, title, t->cols - 2);
+		attroff(term_attr(UI_TITLE));
+		for (int y = 1; y < t->rows - 1 && top + y - 1 < n; y++) {
+			const char *ln = lines[top + y - 1];
+
+			put_code(y, 0, ln, left, t->cols, diff ? diff_role(ln) : UI_CODE);
+		}
+		tui_status(t, "j/k, PgUp/PgDn, g/G: scroll   h/l: left/right   q: back");
+		refresh();
+		ch = getch();
+		scroll_key(t, ch, &top, &left, n);
+	} while (ch != 'q' && ch != 27 && ch != 'o' && !term_interrupted());
+}
+
+static void show_output(struct tui *t, struct exscreen *x)
+{
+	char **lines;
+	long n;
+
+	if (!x->output || !*x->output) {
+		tui_flash(t, x->output ? "the last run printed nothing" : "no run yet: press c");
+		return;
+	}
+	lines = text_lines(x->output, &n);
+	pager(t, "Output of the last run", lines, n, 0);
+	str_lines_free(lines, n);
+}
+
+/* Full screen: the learner's code beside the solution, tabs expanded, with
+ * horizontal scrolling; d switches to a unified diff and back. */
 static void solution(struct tui *t, struct exscreen *x)
 {
 	struct exercise_state es = { EX_NEW, -1, 0, 0 };
-	char *mine, *path, *theirs, *lm[2];
-	int top = 0, ch, half;
+	char *mine, *path, *theirs, **side[2], **diff = NULL;
+	long nside[2], ndiff = 0, top = 0;
+	int left = 0, ch, half, as_diff = 0;
 
 	if (t->cfg->st)
 		store_exercise_get(t->cfg->st, x->ex->id, &es);
@@ -820,52 +1062,68 @@ static void solution(struct tui *t, struct exscreen *x)
 		free(mine);
 		return;
 	}
-	lm[0] = mine ? mine : xstrdup("(your file cannot be read)");
-	lm[1] = theirs;
+	if (!mine)
+		mine = xstrdup("(your file cannot be read)\n");
+	side[0] = text_lines(mine, &nside[0]);
+	side[1] = text_lines(theirs, &nside[1]);
+	{
+		char *a = str_expand_tabs(mine, strlen(mine), 8);
+		char *b = str_expand_tabs(theirs, strlen(theirs), 8);
+
+		ndiff = diff_lines(a, b, 5000, &diff);
+		free(a);
+		free(b);
+	}
 	do {
+		long lines = as_diff ? ndiff : (nside[0] > nside[1] ? nside[0] : nside[1]);
+
 		half = (t->cols - 1) / 2;
 		erase();
 		term_fill_line(0, UI_TITLE);
 		attron(term_attr(UI_TITLE));
-		term_put(0, 1, "Your code", half - 1);
-		term_put(0, half + 2, "Solution", t->cols - half - 3);
-		attroff(term_attr(UI_TITLE));
-		for (int side = 0; side < 2; side++) {
-			const char *p = lm[side];
-
-			for (int n = 0; p && n < top; n++) {
-				p = strchr(p, '\n');
-				p = p ? p + 1 : NULL;
-			}
-			for (int y = 1; p && *p && y < t->rows - 1; y++) {
-				const char *nl = strchr(p, '\n');
-				char *line = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-
-				attron(term_attr(UI_CODE));
-				term_put(y, side ? half + 2 : 0, line, half - 1);
-				attroff(term_attr(UI_CODE));
-				free(line);
-				p = nl ? nl + 1 : NULL;
-			}
+		if (as_diff) {
+			term_put(0, 1, "Your code (-) against the solution (+)", t->cols - 2);
+		} else {
+			term_put(0, 1, "Your code", half - 1);
+			term_put(0, half + 2, "Solution", t->cols - half - 3);
 		}
-		for (int y = 1; y < t->rows - 1; y++)
+		attroff(term_attr(UI_TITLE));
+		for (int y = 1; y < t->rows - 1; y++) {
+			long i = top + y - 1;
+
+			if (as_diff) {
+				if (i < ndiff)
+					put_code(y, 0, diff[i], left, t->cols, diff_role(diff[i]));
+				continue;
+			}
+			if (i < nside[0])
+				put_code(y, 0, side[0][i], left, half - 1, UI_CODE);
+			if (i < nside[1])
+				put_code(y, half + 2, side[1][i], left, t->cols - half - 3, UI_CODE);
 			mvaddstr(y, half, "│");
-		tui_status(t, "j/k, PgUp/PgDn: scroll   q: back");
+		}
+		tui_status(t, as_diff ? "d: side by side   j/k, PgUp/PgDn: scroll   h/l: left/right"
+					"   q: back"
+				      : "d: as a diff   j/k, PgUp/PgDn: scroll   h/l: left/right   "
+					"q: back");
 		refresh();
 		ch = getch();
-		if (ch == 'j' || ch == KEY_DOWN)
-			top++;
-		else if ((ch == 'k' || ch == KEY_UP) && top > 0)
-			top--;
-		else if (ch == KEY_NPAGE || ch == ' ')
-			top += t->rows - 3;
-		else if (ch == KEY_PPAGE)
-			top = top > t->rows - 3 ? top - (t->rows - 3) : 0;
-		else if (ch == KEY_RESIZE)
-			getmaxyx(stdscr, t->rows, t->cols);
+		if (ch == 'd') {
+			if (ndiff < 0)
+				tui_flash(t, "the files are too long to compare here");
+			else
+				as_diff = !as_diff;
+			top = 0;
+		} else {
+			scroll_key(t, ch, &top, &left, lines);
+		}
 	} while (ch != 'q' && ch != 27 && !term_interrupted());
-	free(lm[0]);
-	free(lm[1]);
+	str_lines_free(side[0], nside[0]);
+	str_lines_free(side[1], nside[1]);
+	if (ndiff > 0)
+		str_lines_free(diff, ndiff);
+	free(mine);
+	free(theirs);
 }
 
 static int exercise_key(struct tui *t, void *state, int ch)
@@ -874,7 +1132,7 @@ static int exercise_key(struct tui *t, void *state, int ch)
 	int rrows = results_rows(t, x), srows = t->rows - 4 - rrows;
 	int page = srows > 2 ? srows - 1 : 1;
 	int *top = x->full_results ? &x->res_top : &x->top;
-	int max = x->full_results ? x->nres - 1 : x->lay->nlines - srows;
+	int max = x->full_results ? pane_count(x) - 1 : x->lay->nlines - srows;
 
 	switch (ch) {
 	case 'q':
@@ -898,6 +1156,20 @@ static int exercise_key(struct tui *t, void *state, int ch)
 	case 's':
 		solution(t, x);
 		break;
+	case 'o':
+		show_output(t, x);
+		break;
+	case 'H':
+		hints_clear(x);
+		x->res_top = 0;
+		break;
+	case 'n':
+		if (!x->next) {
+			tui_flash(t, "n opens the next exercise after a pass");
+			break;
+		}
+		tui_go(t, &exercise_screen, x->next->id);
+		return TUI_NAVIGATE;
 	case 'v':
 		x->full_results = !x->full_results;
 		break;

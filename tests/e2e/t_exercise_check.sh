@@ -17,6 +17,18 @@ wait_for "press c to check"
 keys c
 wait_for "PASS" 180
 wait_for "passed"
+# after a pass: the next exercise of the ladder is offered
+wait_for "Next: "
+wait_for "press n to open it"
+# the solution beside the file, then as a diff (the file is the solution:
+# no line removed or added)
+keys s
+wait_for "Solution"
+keys d
+wait_for "Your code (-) against the solution (+)"
+! screen | grep -q '^[-+]'
+keys q
+wait_for "Exercise: Vector add"
 # the history: two attempts, a wrong one then a pass
 wait_for "2 attempts  x✓"
 # a bench: the counters' reading, its long lines wrapped to the width
@@ -29,6 +41,25 @@ wait_for "1 Lessons"
 keys 3
 wait_for "Vector add"
 wait_for "passed"
+keys q
+wait_for "EXITED-0"
+# reopened, the exercise shows its last verdict, and n opens the next one
+start read vector-add
+wait_for "Your last bench"
+wait_for "PASS  pass"
+wait_for "press n to open it"
+# a hint opens above the verdict, which stays
+keys h
+wait_for "hint 1/"
+screen | grep -qF "PASS  pass"
+keys H
+wait_gone "hint 1/"
+keys n
+wait_for "Exercise: "
+! screen | grep -qF "Exercise: Vector add"
+keys q
+wait_for "Exercise: Vector add"
+keys q
 keys q
 wait_for "EXITED-0"
 cli list exercises --json | tr -d ' \t\n' | grep -q '"id":"vector-add".*"status":"passed"'
