@@ -119,7 +119,12 @@
  *   {"schema":1,"exercise":"...","status":"pass|wrong|runtime_error",
  *    "backend":"gpu|simt",
  *    "device":{"name","cc":"9.0","sm_count","peak_gbps","peak_tflops":{...}},
- *    "cases":[{"name","status","max_abs_err","max_rel_err","mismatches"}],
+ *    "cases":[{"name","status","max_abs_err","max_rel_err","mismatches",
+ *              "not_written","overruns"}],
+ *      mismatches: elements that failed, where an output written past its
+ *      end counts once; not_written: of them, those still holding the
+ *      canary; overruns: outputs written past their end (max_abs_err and
+ *      max_rel_err cover the elements inside the outputs)
  *    "mismatch":{"case","seed","index","expected","got","expected_text",
  *                "got_text","note"},                  only when wrong
  *    "error":{"name","message","where"},             only on runtime_error
@@ -456,6 +461,8 @@ struct Tol {
 struct Compare {
     size_t count = 0;      /* elements compared */
     size_t bad = 0;        /* elements that failed (a guard overrun counts 1) */
+    size_t unwritten = 0;  /* of them: still holding the canary */
+    bool past_end = false; /* the guard after the output was written */
     double max_abs = 0.0;  /* infinity: a non-finite value where a finite */
     double max_rel = 0.0;  /* one was expected (written as null)          */
     bool has_first = false; /* the first failure: */
@@ -528,6 +535,8 @@ inline Compare compare_host(const T* got, const T* want, size_t n, Tol tol)
         bool ok = Elem<T>::exact_equal(got[i], want[i]) ||
                   (!exact && close_enough(g, w, tol));
         account_error(c, g, w);
+        if (!ok && is_canary(got[i]))
+            c.unwritten++;
         if (!ok && c.bad++ == 0)
             note_first(c, i, got[i], want[i]);
     }
@@ -543,6 +552,7 @@ inline bool check_guard(const T* guard, size_t m, size_t n, Compare& c)
     for (size_t j = 0; j < m; j++) {
         if (is_canary(guard[j]))
             continue;
+        c.past_end = true;
         if (c.bad++ == 0) {
             c.has_first = true;
             c.index = n + j;
@@ -870,7 +880,7 @@ struct CaseResult {
     std::string name;
     bool pass = true;
     double max_abs = 0, max_rel = 0;
-    size_t mismatches = 0;
+    size_t mismatches = 0, not_written = 0, overruns = 0;
 };
 
 struct Mismatch {
@@ -957,6 +967,8 @@ inline void record_compare(Result& r, const std::string& name, uint64_t seed,
     cr->max_abs = std::max(cr->max_abs, c.max_abs);
     cr->max_rel = std::max(cr->max_rel, c.max_rel);
     cr->mismatches += c.bad;
+    cr->not_written += c.unwritten;
+    cr->overruns += c.past_end ? 1 : 0;
     if (c.pass() || r.has_mismatch || !c.has_first)
         return;
     r.has_mismatch = true;
@@ -1009,6 +1021,8 @@ inline void json_cases(Json& j, const Result& r)
         j.key("max_abs_err").num(c.max_abs);
         j.key("max_rel_err").num(c.max_rel);
         j.key("mismatches").integer((long long)c.mismatches);
+        j.key("not_written").integer((long long)c.not_written);
+        j.key("overruns").integer((long long)c.overruns);
         j.end_object();
     }
     j.end_array();
@@ -1471,7 +1485,10 @@ private:
         call(again, "solve");
         std::vector<T> h2 = got.download();
         for (size_t i : unsure) {
-            if (!is_fill(h2[i], second) || c.bad++ != 0)
+            if (!is_fill(h2[i], second))
+                continue;
+            c.unwritten++;
+            if (c.bad++ != 0)
                 continue;
             note_first(c, i, h[i], want[i]);
             c.got_text = "(not written)";

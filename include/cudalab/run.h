@@ -175,7 +175,14 @@ struct run_case {
 	char *name;
 	char *status;
 	double max_abs_err, max_rel_err; /* NAN when not reported */
+	long mismatches, not_written;    /* -1 when not reported */
+	long overruns;                   /* outputs written past their end */
 };
+/* What went wrong in a case, or its errors, in words for a case line:
+ * "max abs err 1e-07  max rel err 2e-06", "17 of the elements never
+ * written", "wrote past the end of the output; the values inside are
+ * right" (caller frees). */
+char *run_case_errors(const struct run_case *c);
 
 struct run_mismatch {
 	char *case_name;    /* NULL when the harness reported no mismatch */

@@ -182,12 +182,11 @@ static void print_cases(const struct run_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct run_case *k = &r->cases[i];
 
-		printf("    %-5s %-24s", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL", k->name);
-		if (!isnan(k->max_abs_err))
-			printf("  max abs err %-10.3g", k->max_abs_err);
-		if (!isnan(k->max_rel_err))
-			printf("  max rel err %.3g", k->max_rel_err);
-		printf("\n");
+		char *errs = run_case_errors(k);
+
+		printf("    %-5s %-24s  %s\n", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL",
+		       k->name, errs);
+		free(errs);
 	}
 }
 

@@ -46,6 +46,19 @@ static void add(char ***lines, size_t *n, char *line)
 	(*lines)[(*n)++] = line;
 }
 
+/* Whether the kernels launched touched no memory (an empty kernel). */
+static int idle(const cJSON *t)
+{
+	static const char *const keys[] = { "global_load_requests", "global_store_requests",
+					    "shared_load_requests", "shared_store_requests",
+					    "atomics", "local_loads", "local_stores" };
+	double sum = 0;
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		sum += count(t, keys[i]);
+	return count(t, "launches") > 0 && sum == 0;
+}
+
 static void lanes(const cJSON *t, char ***l, size_t *n)
 {
 	double ti = count(t, "thread_instructions"), wi = count(t, "warp_instructions");
@@ -304,7 +317,12 @@ size_t run_insights(const char *result_json, char ***lines)
 	size_t n = 0;
 
 	*lines = NULL;
-	if (cJSON_IsObject(t)) {
+	if (cJSON_IsObject(t) && idle(t)) {
+		/* lanes "active" over a bare return say nothing */
+		add(lines, &n, xasprintf("the kernels read and wrote no memory at all (%.0f warp "
+					 "instructions in all): nothing they did can be seen",
+					 count(t, "warp_instructions")));
+	} else if (cJSON_IsObject(t)) {
 		lanes(t, lines, &n);
 		coalescing(t, "loads", "global_load_requests", "global_load_sectors", lines, &n);
 		coalescing(t, "stores", "global_store_requests", "global_store_sectors", lines, &n);

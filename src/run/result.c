@@ -87,6 +87,11 @@ static void read_cases(struct run_result *res, const cJSON *h)
 		res->cases[i].status = xstrdup(status ? status : "?");
 		res->cases[i].max_abs_err = num(c, "max_abs_err");
 		res->cases[i].max_rel_err = num(c, "max_rel_err");
+		res->cases[i].mismatches = isnan(num(c, "mismatches")) ? -1
+				: (long)num(c, "mismatches");
+		res->cases[i].not_written = isnan(num(c, "not_written")) ? -1
+				: (long)num(c, "not_written");
+		res->cases[i].overruns = isnan(num(c, "overruns")) ? 0 : (long)num(c, "overruns");
 		i++;
 	}
 	res->n_cases = i;
@@ -490,4 +495,33 @@ int run_result_from_json(const char *json, struct run_result *res)
 	res->json = xstrdup(json);
 	cJSON_Delete(o);
 	return 0;
+}
+
+char *run_case_errors(const struct run_case *c)
+{
+	struct strbuf sb;
+	int failed = strcmp(c->status, "pass") != 0;
+	long wrong = c->mismatches - (c->not_written > 0 ? c->not_written : 0) - c->overruns;
+
+	sb_init(&sb);
+	if (failed && c->not_written > 0)
+		sb_printf(&sb, "%ld element%s never written", c->not_written,
+			  c->not_written == 1 ? "" : "s");
+	if (failed && c->overruns > 0)
+		sb_printf(&sb, "%swrote past the end of the output", sb.len ? "; " : "");
+	if (failed && sb.len && c->mismatches >= 0 && wrong <= 0) {
+		/* nothing else was wrong: the error figures would read as a pass */
+		sb_puts(&sb, c->overruns > 0 && !c->not_written ? "; the values inside are right"
+							      : "");
+		return sb_steal(&sb);
+	}
+	if (failed && wrong > 0 && sb.len)
+		sb_printf(&sb, "; %ld wrong value%s:", wrong, wrong == 1 ? "" : "s");
+	if (!isnan(c->max_abs_err))
+		sb_printf(&sb, "%smax abs err %.3g", sb.len ? " " : "", c->max_abs_err);
+	if (!isnan(c->max_rel_err))
+		sb_printf(&sb, "%smax rel err %.3g", sb.len ? "  " : "", c->max_rel_err);
+	if (!sb.len && failed)
+		sb_puts(&sb, "failed");
+	return sb_steal(&sb);
 }

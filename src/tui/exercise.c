@@ -606,15 +606,11 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		results_add(x, UI_WARN, "  %s", r->mismatch.note);
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct run_case *c = &r->cases[i];
-		char abs_err[32] = "-", rel_err[32] = "-";
+		char *errs = run_case_errors(c);
 
-		if (!isnan(c->max_abs_err))
-			snprintf(abs_err, sizeof abs_err, "%.3g", c->max_abs_err);
-		if (!isnan(c->max_rel_err))
-			snprintf(rel_err, sizeof rel_err, "%.3g", c->max_rel_err);
-		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN,
-			    "  %-6s %-24s max abs err %-10s max rel err %s", c->status, c->name, abs_err,
-			    rel_err);
+		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN, "  %-6s %-24s %s",
+			    c->status, c->name, errs);
+		free(errs);
 	}
 	show_hazards(x, r);
 	if (r->nondeterminism)

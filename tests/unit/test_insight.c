@@ -239,3 +239,20 @@ Test(insight, atomics_read_against_the_blocks)
 	free(once);
 	free(many);
 }
+
+Test(insight, an_empty_kernel_is_not_praised_for_its_lanes)
+{
+	/* 12 launches of a kernel that only returns: 96 warp instructions,
+	 * every lane "active", no memory touched */
+	char *json = result("", "\"launches\":12,\"thread_instructions\":3072,"
+				"\"warp_instructions\":96,\"blocks\":12");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_eq(n, 1);
+	cr_assert_str_eq(lines[0], "the kernels read and wrote no memory at all (96 warp "
+				   "instructions in all): nothing they did can be seen");
+	cr_assert_null(line(lines, n, "32.0 of 32 lanes"));
+	run_insights_free(lines, n);
+	free(json);
+}

@@ -4,6 +4,7 @@
  * gcc's documented message formats). */
 #include <criterion/criterion.h>
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,4 +352,33 @@ Test(run, child_that_cannot_start_fails)
 	c.argv = argv;
 	cr_expect_eq(run_child_exec(&c), -1);
 	run_child_free(&c);
+}
+
+/* The case line says what failed instead of error figures that read as
+ * a pass (a case that wrote past its output has every value right). */
+Test(run, case_errors_in_words)
+{
+	struct run_case pass = { "n=1", "pass", 0, 0, 0, 0, 0 };
+	struct run_case past = { "n=17", "wrong", 0, 0, 3, 0, 3 };
+	struct run_case unwritten = { "n=17", "wrong", NAN, NAN, 17, 17, 0 };
+	struct run_case both = { "n=5", "wrong", 0.5, 0.25, 4, 1, 1 };
+	struct run_case old = { "n=5", "wrong", 0.5, NAN, -1, -1, 0 };
+	char *s;
+
+	s = run_case_errors(&pass);
+	cr_expect_str_eq(s, "max abs err 0  max rel err 0");
+	free(s);
+	s = run_case_errors(&past);
+	cr_expect_str_eq(s, "wrote past the end of the output; the values inside are right");
+	free(s);
+	s = run_case_errors(&unwritten);
+	cr_expect_str_eq(s, "17 elements never written");
+	free(s);
+	s = run_case_errors(&both);
+	cr_expect_str_eq(s, "1 element never written; wrote past the end of the output; "
+			    "2 wrong values: max abs err 0.5  max rel err 0.25");
+	free(s);
+	s = run_case_errors(&old);
+	cr_expect_str_eq(s, "max abs err 0.5");
+	free(s);
 }
