@@ -416,10 +416,11 @@ static void exercise_draw(struct tui *t, void *state)
 	erase();
 	rrows = results_rows(t, x);
 	srows = t->rows - 4 - rrows;
-	snprintf(title, sizeof title, "Exercise: %s  (difficulty %d)", x->ex->title, x->ex->difficulty);
+	snprintf(title, sizeof title, "Exercise: %s  (%s, difficulty %d)", x->ex->title, x->ex->id,
+		 x->ex->difficulty);
 	term_fill_line(0, UI_TITLE);
 	attron(term_attr(UI_TITLE));
-	term_put(0, 1, title, t->cols - 2);
+	term_put_cut(0, 1, title, t->cols - 2);
 	attroff(term_attr(UI_TITLE));
 	if (x->top > x->lay->nlines - 1)
 		x->top = x->lay->nlines > 0 ? x->lay->nlines - 1 : 0;

@@ -247,7 +247,7 @@ static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int se
 	if (selected)
 		term_role_on(UI_SELECTED);
 	if (titlew > 4)
-		term_put(y, 4, l->title, titlew);
+		term_put_cut(y, 4, l->title, titlew);
 	if (selected)
 		term_role_off(UI_SELECTED);
 	if (titlew > 4) {
@@ -274,7 +274,7 @@ static void draw_item_row(struct tui *t, int y, const struct reading_item *r, in
 	term_role_off(gr);
 	if (selected)
 		term_role_on(UI_SELECTED);
-	used = term_put(y, x, r->title, t->cols - x - 1);
+	used = term_put_cut(y, x, r->title, t->cols - x - 1);
 	if (selected)
 		term_role_off(UI_SELECTED);
 	x += used + 2;
@@ -289,7 +289,7 @@ static void draw_exercise_row(struct tui *t, int y, const struct exercise *e, in
 {
 	struct exercise_state es = { EX_NEW, -1, 0, 0 };
 	char tail[64];
-	int tailw;
+	int tailw, idw, room, used;
 
 	if (t->cfg->st)
 		store_exercise_get(t->cfg->st, e->id, &es);
@@ -307,7 +307,19 @@ static void draw_exercise_row(struct tui *t, int y, const struct exercise *e, in
 	term_role_off(es.status == EX_PASSED ? UI_DONE : UI_DIM);
 	if (selected)
 		term_role_on(UI_SELECTED);
-	term_put(y, 4, e->title, t->cols - tailw - 7);
+	/* the title, then the id the command line takes, when there is room */
+	idw = tui_display_width(e->id);
+	room = t->cols - tailw - 7;
+	if (room - idw - 2 < 16)
+		idw = -2;
+	used = term_put_cut(y, 4, e->title, room - idw - 2);
+	if (idw > 0) {
+		if (!selected)
+			term_role_on(UI_DIM);
+		term_put(y, 4 + used + 2, e->id, idw);
+		if (!selected)
+			term_role_off(UI_DIM);
+	}
 	term_put(y, t->cols - tailw - 1, tail, tailw);
 	if (selected)
 		term_role_off(UI_SELECTED);

@@ -50,8 +50,8 @@ static const struct role_style styles[UI_ROLE_COUNT] = {
 };
 
 static const char *const glyphs[2][GLYPH_COUNT] = {
-	{ "#", ".", "[ ]", "[~]", "[x]", "*", "-", "-" },
-	{ "█", "░", "○", "◐", "●", "✓", "·", "─" },
+	{ "#", ".", "[ ]", "[~]", "[x]", "*", "-", "-", "..." },
+	{ "█", "░", "○", "◐", "●", "✓", "·", "─", "…" },
 };
 
 static int started;
@@ -206,6 +206,20 @@ int term_put(int y, int x, const char *s, int width)
 		s += n;
 	}
 	return used;
+}
+
+int term_put_cut(int y, int x, const char *s, int width)
+{
+	const char *more = term_glyph(GLYPH_ELLIPSIS);
+	int mw = tui_display_width(more);
+
+	if (width <= mw || tui_display_width(s) <= width)
+		return term_put(y, x, s, width);
+	{
+		int used = term_put(y, x, s, width - mw);
+
+		return used + term_put(y, x + used, more, mw);
+	}
 }
 
 void term_fill_line(int y, enum ui_role role)

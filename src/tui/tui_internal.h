@@ -97,6 +97,7 @@ enum glyph {
 	GLYPH_CHECK,
 	GLYPH_DOT,
 	GLYPH_HLINE,
+	GLYPH_ELLIPSIS,
 	GLYPH_COUNT
 };
 
@@ -110,6 +111,8 @@ void term_role_on(enum ui_role role);
 void term_role_off(enum ui_role role);
 /* Prints at most width display columns of s at (y, x); returns columns used. */
 int term_put(int y, int x, const char *s, int width);
+/* The same, but a string that does not fit ends in an ellipsis. */
+int term_put_cut(int y, int x, const char *s, int width);
 void term_fill_line(int y, enum ui_role role);
 int term_interrupted(void);
 

@@ -41,6 +41,11 @@ wait_for "1 Lessons"
 keys 3
 wait_for "Vector add"
 wait_for "passed"
+# each exercise shows the id the command line takes; a title too long
+# for the row ends in an ellipsis
+wait_for "vector-add"
+wait_for "flash-attention-forward"
+wait_for "…"
 keys q
 wait_for "EXITED-0"
 # reopened, the exercise shows its last verdict, and n opens the next one
