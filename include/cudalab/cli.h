@@ -20,6 +20,11 @@ struct store;
 
 /* What every verb gets: the resolved directories and lazily opened
  * catalog and store. */
+/* $CUDALAB_HOME/config (config.c); NULL: not set. */
+struct cli_config {
+	char *backend, *slurm_args, *slurm_gpus, *remote_cudalab;
+};
+
 struct cli {
 	const char *prog;
 	char *home;           /* --home, $CUDALAB_HOME, or the XDG default */
@@ -28,7 +33,30 @@ struct cli {
 	const char *home_origin;
 	struct catalog *cat;
 	struct store *st;
+	struct cli_config cfg; /* loaded on first use */
+	int cfg_loaded;
+	char *self;            /* this program's path, for srun */
 };
+
+/* A --backend value: the backend, and the host of ssh:HOST. */
+struct cli_backend {
+	enum run_backend backend;
+	char host[256];
+};
+/* auto, gpu, simt, ssh:HOST or slurm; 0, or -1 when it is none of them. */
+int cli_backend_parse(const char *name, struct cli_backend *b);
+/* Parses config text (path names it in errors).  0, or -1 with *error
+ * naming the file and line (caller frees). */
+int cli_config_parse(const char *text, const char *path, struct cli_config *cfg, char **error);
+/* Reads home/config (missing: empty), then CUDALAB_SLURM_ARGS. */
+int cli_config_load(const char *home, struct cli_config *cfg, char **error);
+void cli_config_free(struct cli_config *cfg);
+/* The backend the config names, else auto.  0, or the exit code after an
+ * error naming the config. */
+int cli_default_backend(struct cli *c, struct cli_backend *b);
+/* Fills r for a remote backend from b and the config (its strings live
+ * in c and b).  0, or the exit code after an error. */
+int cli_remote_setup(struct cli *c, const struct cli_backend *b, struct run_remote *r);
 
 struct cli_verb {
 	const char *name;
@@ -87,6 +115,7 @@ int cli_mark(struct cli *c, int argc, char **argv);
 int cli_progress(struct cli *c, int argc, char **argv);
 int cli_validate(struct cli *c, int argc, char **argv);
 int cli_doctor(struct cli *c, int argc, char **argv);
+int cli_remote(struct cli *c, int argc, char **argv);
 int cli_check(struct cli *c, int argc, char **argv);
 int cli_bench(struct cli *c, int argc, char **argv);
 int cli_hint(struct cli *c, int argc, char **argv);
@@ -101,6 +130,8 @@ struct cli_ex_opts {
 	const char *exercise;     /* the id given */
 	const char *file;         /* --file, NULL for the learner's copy */
 	enum run_backend backend;
+	struct cli_backend where; /* --backend as given, or the config's */
+	int backend_given;
 	double timeout_s;         /* 0: the default */
 	long seed;                /* -1: the harness's own */
 	int json;

@@ -11,7 +11,7 @@
  * variable CUDALAB_RESULT_FD (stdout when it is unset), so whatever the
  * learner's code prints never mixes with the result.  Exit code: 0 pass,
  * 1 wrong, 2 runtime error or bad usage.  When CUDALAB_PROGRESS names a
- * file, each case (and each timing) replaces its one line, "case 2: n=4096"
+ * file, each case (and each timing) replaces its one line, "case n=4096, seed 2"
  * or "timing n=4096", for the runner's progress line.
  *
  * A harness, in outline (exercises/vector-add/harness.cu is a full one):
@@ -1365,8 +1365,7 @@ public:
         last_solve_ = nullptr;
         case_ = name;
         case_seed_ = seed;
-        cases_begun_++;
-        progress(fmt("case %d: %s", cases_begun_, name.c_str()));
+        progress(fmt("case %s, seed %llu", name.c_str(), (unsigned long long)seed));
     }
 
     /* Ends the program with status runtime_error when e is an error. */
@@ -1504,7 +1503,6 @@ private:
     std::function<void()> last_solve_;
     uint64_t last_solve_serial_ = 0;
     uint64_t case_seed_ = 0;
-    int cases_begun_ = 0;
     void* flush_ = nullptr;
     size_t flush_bytes_ = 0;
     cudaEvent_t ev_[2] = {nullptr, nullptr};

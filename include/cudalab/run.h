@@ -17,7 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum run_backend { BACKEND_AUTO, BACKEND_GPU, BACKEND_SIMT };
+/* SSH and SLURM run the check elsewhere (remote.c), on a GPU there or, as
+ * auto does, on simt when it has none. */
+enum run_backend { BACKEND_AUTO, BACKEND_GPU, BACKEND_SIMT, BACKEND_SSH, BACKEND_SLURM };
 
 /* What this machine offers for running CUDA programs. */
 struct run_probe {
@@ -166,6 +168,16 @@ struct run_request {
 	run_progress_fn progress;
 	void *progress_ctx;
 	const volatile sig_atomic_t *cancel;
+	const struct run_remote *remote; /* for BACKEND_SSH and BACKEND_SLURM */
+};
+
+/* Where a remote check runs and how it is started. */
+struct run_remote {
+	const char *host;       /* ssh: the host, as ssh takes it (~/.ssh/config applies) */
+	const char *cudalab;    /* the far side's cudalab; NULL: "cudalab" (ssh), self (slurm) */
+	const char *self;       /* this cudalab's path (a cluster shares it with its nodes) */
+	const char *slurm_args; /* srun options, split at blanks: --partition=gpu ... */
+	const char *gpus;       /* srun's GPU request: "--gpus=1" (default), or "none" */
 };
 
 /* Default wall-clock limit of a harness run, in seconds. */
@@ -229,6 +241,7 @@ struct run_result {
 	char **hazards;             /* simt's hazard reports, one line each (messages) */
 	size_t n_hazards;
 	unsigned long long hazard_total; /* reports, counting those not kept */
+	int remote_gpu;             /* ssh/slurm: the far side ran it on a GPU */
 	unsigned schedule;          /* simt schedule of the run the verdict comes from */
 	char *nondeterminism;       /* how two schedules' results differed, else NULL */
 };
@@ -245,6 +258,44 @@ void run_result_free(struct run_result *res);
  * errors, hazard total.  -1 when json is not such a result; either way,
  * free res with run_result_free. */
 int run_result_from_json(const char *json, struct run_result *res);
+/* --- remote checks (remote.c) ------------------------------------------- */
+
+#define RUN_REMOTE_PROTOCOL 1
+
+/* A check request as it travels to the far side. */
+struct run_remote_file {
+	char *name; /* exercise/NAME, include/cudalab/lab.h or source/NAME */
+	char *data; /* NUL-terminated copy */
+	size_t len;
+};
+struct run_remote_request {
+	enum run_mode mode;
+	char *exercise;
+	long seed;        /* -1: the harness's own */
+	double timeout_s; /* 0: the default */
+	struct run_remote_file *files;
+	size_t n_files;
+};
+/* Whether name is one a request may carry. */
+int run_remote_good_name(const char *name);
+/* The request as text, appended to sb. */
+struct strbuf;
+void run_remote_request_text(const struct run_remote_request *rq, struct strbuf *sb);
+/* Parses a whole request.  0, or -1 with *error set (caller frees). */
+int run_remote_request_parse(const char *buf, size_t len, struct run_remote_request *rq,
+			     char **error);
+void run_remote_request_free(struct run_remote_request *rq);
+/* The far side: reads a request on stdin, answers on stdout; with doctor,
+ * only says what it has.  Returns the exit status. */
+int run_remote_serve(const char *home, int protocol, int doctor);
+/* The near side of run_exercise for BACKEND_SSH and BACKEND_SLURM. */
+int run_remote_exercise(const struct run_request *req, struct run_result *res);
+/* Asks the far side what it has: *json, one object (version, protocol,
+ * nvcc, nvcc_version, gpu, cc, driver, backend).  0, or -1 with *why. */
+int run_remote_doctor(const struct run_request *req, char **json, char **why);
+/* "ssh:HOST" or "slurm" (caller frees). */
+char *run_remote_label(const struct run_request *req);
+
 /* Records res as an attempt in req->st (nothing when it is NULL), as
  * run_exercise does: for a caller that ran the check without the store,
  * in a thread of its own, and records it from the store's thread.  A

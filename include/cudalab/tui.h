@@ -5,13 +5,17 @@
 struct catalog;
 struct store;
 
+#include "cudalab/run.h"
+
 struct tui_config {
 	struct catalog *cat;
 	struct store *st; /* may be NULL: statuses then read as new and are not saved */
 	const char *content_dir;
 	const char *home;     /* CUDALAB_HOME: learner copies and the build cache */
 	const char *warning; /* shown on the home screen when not NULL */
-	const char *start;   /* "lesson:ID" to open first, or NULL for home */
+	const char *start;   /* "lesson:ID" or "exercise:ID" to open first, or NULL for home */
+	enum run_backend backend;          /* for checks: the config's backend, else auto */
+	const struct run_remote *remote;   /* for BACKEND_SSH and BACKEND_SLURM */
 };
 
 /* Runs the lab until the learner quits.  Returns 0, or 2 after printing a

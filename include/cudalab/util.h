@@ -14,19 +14,6 @@
 #else
 #define UTIL_PRINTF(a, b)
 #define UTIL_NORETURN
-/* s with each tab expanded to the next multiple of width columns
- * (counting bytes; code is ASCII where tabs matter).  Caller frees. */
-char *str_expand_tabs(const char *s, size_t len, int width);
-
-/* A line diff of text a against text b, as in `diff -u` without the hunk
- * headers: each line of the result starts with ' ' (in both), '-' (only
- * in a) or '+' (only in b), in order.  Lines are split at '\n'; a last
- * line without one counts as a line.  Returns the number of lines put in
- * *out (an array of strings; free with str_lines_free), or -1 when the
- * texts are too long to compare (more than max_lines lines each). */
-long diff_lines(const char *a, const char *b, long max_lines, char ***out);
-void str_lines_free(char **lines, long n);
-
 #endif
 
 void *xmalloc(size_t n);

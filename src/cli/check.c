@@ -49,8 +49,11 @@ static int parse_option(struct cli *c, const char *verb, int argc, char **argv, 
 	double d;
 
 	if (opt_value("--backend", argc, argv, i, &v)) {
-		if (!v || run_backend_parse(v, &o->backend) != 0)
-			return cli_usage_error(c, "%s: --backend needs auto, gpu or simt", verb);
+		if (!v || cli_backend_parse(v, &o->where) != 0)
+			return cli_usage_error(c, "%s: --backend needs auto, gpu, simt, ssh:HOST or "
+					       "slurm", verb);
+		o->backend = o->where.backend;
+		o->backend_given = 1;
 	} else if (opt_value("--file", argc, argv, i, &v)) {
 		if (!v || !*v)
 			return cli_usage_error(c, "%s: --file needs a file", verb);
@@ -93,6 +96,13 @@ int cli_ex_parse(struct cli *c, int argc, char **argv, int allow_json, struct cl
 	if (!o->exercise)
 		return cli_usage_error(c, "%s: which exercise? (see 'cudalab list exercises')",
 				       verb);
+	if (!o->backend_given) {
+		int rc = cli_default_backend(c, &o->where);
+
+		if (rc != 0)
+			return rc;
+		o->backend = o->where.backend;
+	}
 	return 0;
 }
 
@@ -229,7 +239,8 @@ static void print_timing(const struct run_result *r)
 
 	if (isnan(t->median_ms))
 		return;
-	if (r->backend == BACKEND_SIMT) {
+	if (r->backend == BACKEND_SIMT ||
+	    ((r->backend == BACKEND_SSH || r->backend == BACKEND_SLURM) && !r->remote_gpu)) {
 		printf("  timing: %.3f ms of emulation time, not GPU time (%d run%s)\n",
 		       t->median_ms, t->samples, t->samples == 1 ? "" : "s");
 		return;
@@ -258,11 +269,21 @@ static void print_result(const char *id, const struct run_result *r)
 {
 	cJSON *j = cJSON_Parse(r->json);
 	const cJSON *simt = cJSON_GetObjectItemCaseSensitive(j, "simt");
+	const cJSON *label = cJSON_GetObjectItemCaseSensitive(j, "backend");
+	const cJSON *far = cJSON_GetObjectItemCaseSensitive(j, "remote_backend");
+	int emulated = r->backend == BACKEND_SIMT ||
+		       (cJSON_IsString(far) && strcmp(far->valuestring, "simt") == 0);
 
 	printf("%s %s: %s\n", verdict_word(r->status), id, r->summary);
-	printf("  backend: %s%s%s%s; build %s\n", run_backend_name(r->backend),
-	       r->backend == BACKEND_SIMT ? " (emulation)" : "", r->device ? ", " : "",
-	       r->device ? r->device : "", r->cached ? "cached" : "compiled");
+	if (cJSON_IsString(far) && cJSON_IsString(label))
+		printf("  backend: %s, on %s there%s%s%s; build %s\n", label->valuestring,
+		       far->valuestring, emulated ? " (it has no usable GPU: emulation)" : "",
+		       r->device ? ", " : "", r->device ? r->device : "",
+		       r->cached ? "cached" : "compiled");
+	else
+		printf("  backend: %s%s%s%s; build %s\n", run_backend_name(r->backend),
+		       emulated ? " (emulation)" : "", r->device ? ", " : "",
+		       r->device ? r->device : "", r->cached ? "cached" : "compiled");
 	if (r->status == RUN_COMPILE_ERROR) {
 		print_compile(r);
 	} else {
@@ -358,8 +379,12 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 {
 	struct run_request req;
 	struct run_result res;
+	struct run_remote remote;
 	struct sigaction old[2];
 	int rc, own = !cancel;
+
+	if ((rc = cli_remote_setup(c, &o->where, &remote)) != 0)
+		return rc;
 
 	if (own) {
 		catch_stop(old);
@@ -376,6 +401,7 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	req.seed = o->seed;
 	req.st = cli_store(c);
 	req.cancel = cancel;
+	req.remote = &remote;
 	if (!o->json && isatty(STDERR_FILENO))
 		req.progress = show_phase;
 	fflush(stdout);

@@ -37,7 +37,8 @@ const struct cli_verb cli_verbs[] = {
 	  "a pass. On simt every kernel is checked for races, barrier misuse and\n"
 	  "uninitialized reads (a report makes the verdict hazard), and a pass is\n"
 	  "run again under a second schedule (block and warp order).\n"
-	  "  --backend B  auto (a usable GPU, else simt), gpu or simt\n"
+	  "  --backend B  auto (a usable GPU, else simt), gpu, simt, ssh:HOST\n"
+	  "               (a GPU machine over ssh) or slurm (a job on a cluster)\n"
 	  "  --file F     check F instead of your copy\n"
 	  "  --timeout S  stop the program after S seconds (default 10, simt 60)\n"
 	  "  --seed N     the seed for the harness's inputs\n"
@@ -68,8 +69,15 @@ const struct cli_verb cli_verbs[] = {
 	{ "validate", "", "check all content; prints file:line:col errors, exit 1 if any",
 	  "Checks every lesson and exercise: YAML, required fields, unique ids and\n"
 	  "orders, kinds, URLs, and lesson/exercise references.\n", cli_validate },
-	{ "doctor", "", "what works and what to fix: content, database, nvcc, GPU, terminal", "",
-	  cli_doctor },
+	{ "doctor", "[--backend ssh:HOST|slurm]",
+	  "what works and what to fix: content, database, nvcc, GPU, terminal",
+	  "With --backend, asks the remote side instead: reachable, its cudalab\n"
+	  "version, nvcc, GPU name, compute capability and driver.\n", cli_doctor },
+	{ "remote", "--protocol N [--doctor]",
+	  "the far side of --backend ssh:HOST and slurm (they start it)",
+	  "Reads a check request on stdin and answers on stdout; --backend\n"
+	  "ssh:HOST runs it over ssh and --backend slurm under srun. It needs to be\n"
+	  "installed where the GPU is (make install PREFIX=~/.local).\n", cli_remote },
 };
 const unsigned cli_n_verbs = sizeof cli_verbs / sizeof cli_verbs[0];
 
@@ -150,6 +158,8 @@ void cli_done(struct cli *c)
 		store_close(c->st);
 	if (c->cat)
 		catalog_free(c->cat);
+	cli_config_free(&c->cfg);
+	free(c->self);
 	free(c->home);
 	free(c->content);
 }

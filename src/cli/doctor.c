@@ -2,6 +2,8 @@
  * works and, when something does not, what to do about it. */
 #include "cudalab/cli.h"
 
+#include <cJSON.h>
+
 #include <curses.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -108,10 +110,75 @@ static void check_terminal(void)
 	     getenv("NO_COLOR") ? " (NO_COLOR set: monochrome)" : "");
 }
 
+/* `doctor --backend ssh:HOST|slurm`: what the far side has. */
+static int doctor_remote(struct cli *c, const struct cli_backend *b)
+{
+	struct run_remote remote;
+	struct run_request req;
+	char *json = NULL, *why = NULL, *label;
+	cJSON *o;
+	int rc;
+
+	if ((rc = cli_remote_setup(c, b, &remote)) != 0)
+		return rc;
+	memset(&req, 0, sizeof req);
+	req.backend = b->backend;
+	req.remote = &remote;
+	label = run_remote_label(&req);
+	printf("cudalab %s, remote protocol %d\n", CUDALAB_VERSION, RUN_REMOTE_PROTOCOL);
+	if (run_remote_doctor(&req, &json, &why) != 0) {
+		line("FAIL", "remote", "%s: %s", label, why);
+		free(why);
+		free(label);
+		return EXIT_USAGE;
+	}
+	o = cJSON_Parse(json);
+	{
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
+		const cJSON *nvcc = cJSON_GetObjectItemCaseSensitive(o, "nvcc");
+		const cJSON *nv = cJSON_GetObjectItemCaseSensitive(o, "nvcc_version");
+		const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(o, "gpu");
+		const cJSON *cc = cJSON_GetObjectItemCaseSensitive(o, "cc");
+		const cJSON *drv = cJSON_GetObjectItemCaseSensitive(o, "driver");
+		const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "gpu_status");
+		const cJSON *be = cJSON_GetObjectItemCaseSensitive(o, "backend");
+
+		line("ok", "remote", "%s is reachable: cudalab %s", label,
+		     cJSON_IsString(v) ? v->valuestring : "?");
+		if (cJSON_IsString(nvcc))
+			line("ok", "nvcc", "%s%s%s", nvcc->valuestring, cJSON_IsString(nv) ? ", " : "",
+			     cJSON_IsString(nv) ? nv->valuestring : "");
+		else
+			line("FAIL", "nvcc", "not found on %s: install the CUDA toolkit there", label);
+		if (cJSON_IsString(gpu))
+			line("ok", "GPU", "%s, compute capability %s, driver %s", gpu->valuestring,
+			     cJSON_IsString(cc) ? cc->valuestring : "?",
+			     cJSON_IsString(drv) ? drv->valuestring : "?");
+		else
+			line("WARN", "GPU", "none usable on %s (%s): checks run on simt there",
+			     label, cJSON_IsString(st) ? st->valuestring : "no GPU");
+		line("ok", "backend", "checks sent to %s run on %s there", label,
+		     cJSON_IsString(be) ? be->valuestring : "?");
+		rc = cJSON_IsString(nvcc) ? EXIT_OK : EXIT_USAGE;
+	}
+	cJSON_Delete(o);
+	free(json);
+	free(label);
+	return rc;
+}
+
 int cli_doctor(struct cli *c, int argc, char **argv)
 {
 	int bad = 0;
 
+	if (argc == 3 && strcmp(argv[1], "--backend") == 0) {
+		struct cli_backend b;
+
+		if (cli_backend_parse(argv[2], &b) != 0 ||
+		    (b.backend != BACKEND_SSH && b.backend != BACKEND_SLURM))
+			return cli_usage_error(c, "doctor: --backend needs ssh:HOST or slurm");
+		return doctor_remote(c, &b);
+	}
 	if (argc > 1)
 		return cli_usage_error(c, "doctor: unexpected argument '%s'", argv[1]);
 	printf("cudalab %s\n", CUDALAB_VERSION);

@@ -91,20 +91,25 @@ void run_record(const struct run_request *req, struct run_result *res)
 {
 	struct attempt a;
 
+	char *label;
+	int gpu = res->backend == BACKEND_GPU || res->remote_gpu;
+
 	if (!req->st)
 		return;
+	label = res->backend == BACKEND_SSH || res->backend == BACKEND_SLURM
+			? run_remote_label(req)
+			: xstrdup(run_backend_name(res->backend));
 	memset(&a, 0, sizeof a);
 	a.exercise = req->ex->id;
 	a.mode = (char *)run_mode_name(req->mode);
-	a.backend = (char *)run_backend_name(res->backend);
+	a.backend = label;
 	a.status = (char *)run_status_name(res->status);
 	a.source_hash = res->source_hash;
-	a.median_ms = res->backend == BACKEND_GPU && !isnan(res->timing.median_ms)
-			      ? res->timing.median_ms
-			      : -1;
+	a.median_ms = gpu && !isnan(res->timing.median_ms) ? res->timing.median_ms : -1;
 	a.result_json = res->json;
 	if (store_attempt_add(req->st, &a) != 0)
 		res->not_recorded = xstrdup(store_errmsg(req->st));
+	free(label);
 }
 
 /* A fresh empty file in the cache for one of simt's reports (counters,
@@ -123,7 +128,7 @@ static char *report_file(const char *cache, const char *what)
 }
 
 /* The harness's progress file, read while it runs: each new line it
- * holds ("case 2: n=4096", "timing n=4096") becomes the phase. */
+ * holds ("case n=4096, seed 2", "timing n=4096") becomes the phase. */
 struct progress_watch {
 	const struct run_request *req;
 	const char *path;
@@ -407,6 +412,17 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	int rc = -1;
 
 	result_init(res);
+	if (req->backend == BACKEND_SSH || req->backend == BACKEND_SLURM) {
+		free(cache);
+		if (!req->remote) {
+			res->error = xstrdup("no remote given");
+			return -1;
+		}
+		if (run_remote_exercise(req, res) != 0)
+			return -1;
+		run_record(req, res);
+		return 0;
+	}
 	memset(&b, 0, sizeof b);
 	if (choose_backend(req, res, &probe, cache) != 0)
 		goto done;

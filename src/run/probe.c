@@ -354,6 +354,10 @@ const char *run_backend_name(enum run_backend b)
 		return "gpu";
 	case BACKEND_SIMT:
 		return "simt";
+	case BACKEND_SSH:
+		return "ssh";
+	case BACKEND_SLURM:
+		return "slurm";
 	default:
 		return "auto";
 	}

@@ -469,7 +469,12 @@ int run_result_from_json(const char *json, struct run_result *res)
 	}
 	res->status = (enum run_status)status;
 	s = str(o, "backend");
-	res->backend = s && strcmp(s, "gpu") == 0 ? BACKEND_GPU : BACKEND_SIMT;
+	res->backend = s && strcmp(s, "gpu") == 0	   ? BACKEND_GPU
+		       : s && str_starts(s, "ssh:")	   ? BACKEND_SSH
+		       : s && strcmp(s, "slurm") == 0	   ? BACKEND_SLURM
+							   : BACKEND_SIMT;
+	s = str(o, "remote_backend");
+	res->remote_gpu = s && strcmp(s, "gpu") == 0;
 	read_report(res, o);
 	res->summary = xstrdup(str(o, "summary") ? str(o, "summary") : run_status_name(res->status));
 	res->out = xstrdup(str(o, "stdout") ? str(o, "stdout") : "");

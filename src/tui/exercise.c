@@ -571,7 +571,8 @@ static void show_timing(struct exscreen *x, const struct run_result *r)
 
 	if (tm->samples <= 0)
 		return;
-	if (r->backend == BACKEND_SIMT) {
+	if (r->backend == BACKEND_SIMT ||
+	    ((r->backend == BACKEND_SSH || r->backend == BACKEND_SLURM) && !r->remote_gpu)) {
 		results_add(x, UI_TEXT, "time: %.3f ms of emulation time (simt), not GPU time",
 			    tm->median_ms);
 		return;
@@ -593,8 +594,20 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 
 	results_clear(x);
 	results_add(x, vr, "%s  %s", verdict_text(r->status), r->summary ? r->summary : "");
-	results_add(x, UI_DIM, "backend %s%s%s%s", run_backend_name(r->backend),
-		    r->device ? " · " : "", r->device ? r->device : "", r->cached ? " · build cached" : "");
+	{
+		/* a remote check: where it went, and what ran it there */
+		cJSON *j = cJSON_Parse(r->json);
+		const cJSON *label = cJSON_GetObjectItemCaseSensitive(j, "backend");
+		const cJSON *far = cJSON_GetObjectItemCaseSensitive(j, "remote_backend");
+
+		results_add(x, UI_DIM, "backend %s%s%s%s%s%s",
+			    cJSON_IsString(label) ? label->valuestring : run_backend_name(r->backend),
+			    cJSON_IsString(far) ? ", on " : "",
+			    cJSON_IsString(far) ? far->valuestring : "",
+			    r->device ? " · " : "", r->device ? r->device : "",
+			    r->cached ? " · build cached" : "");
+		cJSON_Delete(j);
+	}
 	for (size_t i = 0; i < r->n_errors && i < 8; i++)
 		results_add(x, UI_WARN, "%s:%d: %s", r->errors[i].file, r->errors[i].line,
 			    r->errors[i].message);
@@ -828,11 +841,18 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 	j.req.home = t->cfg->home;
 	j.req.content = t->cfg->content_dir;
 	j.req.mode = mode;
-	j.req.backend = BACKEND_AUTO;
+	j.req.backend = t->cfg->backend;
+	j.req.remote = t->cfg->remote;
 	j.req.seed = -1;
 	j.req.progress = job_progress;
 	j.req.progress_ctx = &j;
 	j.req.cancel = &j.cancel;
+	/* the old verdict goes: what is on screen must be this run's */
+	results_clear(x);
+	x->next = NULL;
+	results_add(x, UI_DIM, "%s running: the phase and time are on the status line; Esc or "
+		    "Ctrl-C cancels", mode == RUN_BENCH ? "Bench" : "Check");
+	exercise_draw(t, x);
 	if (pthread_create(&th, NULL, job_main, &j) != 0) {
 		job_main(&j); /* no thread to be had: run it here, blocking */
 	} else {

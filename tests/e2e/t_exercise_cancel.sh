@@ -27,12 +27,12 @@ wait_for "Exercise: Vector add"
 keys e
 wait_for "press c to check"
 keys c
-wait_for "check: running case 1" 240
+wait_for "check: running case n=1" 240
 wait_for "Esc or Ctrl-C: cancel"
 # the elapsed time moves while the check runs
-t1=$(screen | grep -o 'case 1: [^ ]* · [0-9.]* s')
+t1=$(screen | grep -o 'case n=1, seed [0-9]* · [0-9.]* s')
 sleep 1.5
-t2=$(screen | grep -o 'case 1: [^ ]* · [0-9.]* s')
+t2=$(screen | grep -o 'case n=1, seed [0-9]* · [0-9.]* s')
 [ "$t1" != "$t2" ]
 # a key typed meanwhile (q would leave the screen) is dropped
 keys q
@@ -44,7 +44,7 @@ screen | grep -qF "Exercise: Vector add"
 ! pgrep -f "$HOME_DIR/cache/" >/dev/null
 # again, with Ctrl-C
 keys c
-wait_for "check: running case 1" 60
+wait_for "check: running case n=1" 60
 keys C-c
 wait_for "cancelled: the check was stopped" 10
 screen | grep -qF "Exercise: Vector add"

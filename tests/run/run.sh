@@ -387,6 +387,116 @@ CU
 	json_expect "d['status'] == 'pass'"
 }
 
+# Remote checks through stand-ins for ssh, srun and scancel
+# (tests/fixtures/remote): the far side is this same cudalab, run here in a
+# home of its own; the same verdicts as a local check, attempts recorded
+# under the remote backend, a timeout and a cancel that leave no process
+# behind, and each failure as one line naming the fix, exit status 2 and
+# nothing recorded.
+remote_over_ssh_and_slurm() {
+	far=$T/far
+	mkdir -p "$far"
+	rpath="$SRC/tests/fixtures/remote:$(dirname "$BIN"):$PATH"
+	log=$T/standin.log
+	r() { clenv PATH="$rpath" REMOTE_HOME="$far" STANDIN_LOG="$log" "$@"; }
+	rows() { python3 -c 'import os, sqlite3, sys
+if not os.path.exists(sys.argv[1]): sys.exit(0)
+db = sqlite3.connect(sys.argv[1])
+print(" ".join(b + "/" + s for b, s in db.execute(
+    "select backend, status from attempt where exercise = ? order by id", ("square",))))' \
+		"$CUDALAB_HOME/progress.db"; }
+	before=$(rows)
+	r "$BIN" check square --backend ssh:gpubox --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['backend'] == 'ssh:gpubox' and d['remote_backend'] == 'gpu'"
+	r "$BIN" check square --backend ssh:gpubox --file "$FIX/variants/wrong.cu"
+	expect_rc 1
+	expect_out "WRONG square: wrong: case x=17, index 3: expected 289, got 290"
+	expect_out "backend: ssh:gpubox, on gpu there"
+	# the far side's paths come back as the learner's own
+	r "$BIN" check square --backend ssh:gpubox --file "$FIX/variants/syntax.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'compile_error' and d['compile_errors'][0]['file'] == '$FIX/variants/syntax.cu' and d['compile_errors'][0]['line'] == 3"
+	r "$BIN" check square --backend slurm --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['backend'] == 'slurm'"
+	grep -q -- "^srun --job-name=cudalab-[0-9]*-[0-9]* --ntasks=1 --gpus=1 .*remote --protocol 1$" "$log" ||
+		note "srun was not asked for one GPU"
+	after=$(rows)
+	[ "$after" = "${before:+$before }ssh:gpubox/pass ssh:gpubox/wrong ssh:gpubox/compile_error slurm/pass" ] ||
+		note "attempts recorded: '$after'"
+	# a timeout on the far side ends every process there
+	r CUDALAB_FIXTURE_PIDS="$T/rpids" "$BIN" check square --backend ssh:gpubox \
+		--file "$FIX/variants/hang.cu" --timeout 2 --json
+	expect_rc 1
+	json_expect "d['status'] == 'timeout'"
+	read -r harness_pid kid_pid 2>/dev/null <"$T/rpids"
+	for p in ${harness_pid:-} ${kid_pid:-}; do
+		gone "$p" || note "far process $p is still running"
+	done
+	# a cancel (Ctrl-C) ends the far side, and through scancel the job
+	for be in ssh:gpubox slurm; do
+		rm -f "$T/rpids"
+		PATH="$rpath" REMOTE_HOME="$far" STANDIN_LOG="$log" CUDALAB_FIXTURE_PIDS="$T/rpids" \
+			"$BIN" check square --backend "$be" --file "$FIX/variants/hang.cu" \
+			>"$T/out" 2>"$T/err" &
+		cpid=$!
+		i=0
+		while [ ! -s "$T/rpids" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -INT "$cpid"
+		wait "$cpid"
+		read -r harness_pid kid_pid 2>/dev/null <"$T/rpids"
+		[ -n "${harness_pid:-}" ] || note "$be: the far side never started the program"
+		sleep 1
+		for p in ${harness_pid:-} ${kid_pid:-}; do
+			gone "$p" || note "$be: far process $p is still running after a cancel"
+		done
+	done
+	grep -q "^scancel " "$log" || note "the cancelled job was not scancelled"
+	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a cancel was recorded: '$(rows)'"
+	# failures: one line each, exit 2, nothing recorded
+	for case in "ssh:unknown|ssh cannot find the host unknown" \
+		"ssh:denied|ssh could not log in to denied without a password prompt: set up a key" \
+		"ssh:nocudalab|nocudalab has no cudalab in PATH: install it there (make install PREFIX=~/.local)" \
+		"ssh:old|old runs cudalab 9.9.9, which speaks remote protocol 2; this cudalab" ; do
+		r "$BIN" check square --backend "${case%%|*}" --file "$SQ/solution.cu"
+		expect_rc 2
+		expect_err "${case#*|}"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || note "${case%%|*}: more than one line on stderr"
+	done
+	r SRUN_REJECT=1 "$BIN" check square --backend slurm --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "SLURM rejected the job: srun: error: Unable to allocate resources: Invalid partition name specified (options go in CUDALAB_SLURM_ARGS"
+	clenv PATH="$(dirname "$BIN"):/usr/bin:/bin" "$BIN" check square --backend slurm --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "srun is not in PATH"
+	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a failure was recorded: '$(rows)'"
+	# doctor asks the far side; the config names the default backend
+	r "$BIN" doctor --backend ssh:gpubox
+	expect_rc 0
+	expect_out "ok    remote    ssh:gpubox is reachable: cudalab "
+	expect_out "ok    backend   checks sent to ssh:gpubox run on gpu there"
+	r CUDALAB_SLURM_ARGS="-p debug --time=5" "$BIN" doctor --backend slurm
+	expect_out "ok    remote    slurm is reachable"
+	grep -q -- "^srun .* -p debug --time=5 .*remote --protocol 1 --doctor$" "$log" ||
+		note "the slurm options did not reach srun"
+	printf '# where checks go\nbackend = ssh:gpubox\n' >"$CUDALAB_HOME/config"
+	r "$BIN" check square --file "$SQ/solution.cu" --json
+	json_expect "d['backend'] == 'ssh:gpubox'"
+	printf 'backend = ssh:gpubox\nbackend: simt\n' >"$CUDALAB_HOME/config"
+	r "$BIN" check square --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "$CUDALAB_HOME/config:2: expected \"key = value\""
+	printf 'colour = blue\n' >"$CUDALAB_HOME/config"
+	r "$BIN" check square --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "$CUDALAB_HOME/config:1: unknown setting 'colour'"
+	rm -f "$CUDALAB_HOME/config"
+	r "$BIN" check square --backend ssh:-oProxyCommand=x --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "--backend needs auto, gpu, simt, ssh:HOST or slurm"
+}
+
 # A real kernel: on a GPU it must pass and be timed; without one the
 # harness's own runtime error must come through with its message.
 device_kernel() {
@@ -536,7 +646,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early device_kernel \
+	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do

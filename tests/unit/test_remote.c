@@ -1,0 +1,143 @@
+/* The remote check protocol's request, the config file and --backend
+ * values, against requests and files written by hand. */
+#include <criterion/criterion.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudalab/cli.h"
+#include "cudalab/run.h"
+#include "cudalab/util.h"
+
+static int parse(const char *text, struct run_remote_request *rq, char **error)
+{
+	return run_remote_request_parse(text, strlen(text), rq, error);
+}
+
+Test(remote, request_round_trip_keeps_every_byte)
+{
+	/* a file holding "end\n" and a NUL must not end the request early */
+	static const char odd[] = "x\nend\nfile source/y 3\n\0z";
+	struct run_remote_file files[] = {
+		{ "exercise/harness.cu", "int main() {}\n", 14 },
+		{ "source/kernel.cu", (char *)odd, sizeof odd - 1 },
+	};
+	struct run_remote_request rq = { RUN_BENCH, "vector-add", 7, 2.5, files, 2 }, back;
+	struct strbuf sb;
+	char *error = NULL;
+
+	sb_init(&sb);
+	run_remote_request_text(&rq, &sb);
+	cr_assert(str_starts(sb.s, "cudalab-remote 1\nmode bench\nexercise vector-add\nseed 7\n"
+			     "timeout 2.5\nfile exercise/harness.cu 14\nint main() {}\n\n"));
+	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
+	cr_expect_eq(back.mode, RUN_BENCH);
+	cr_expect_str_eq(back.exercise, "vector-add");
+	cr_expect_eq(back.seed, 7);
+	cr_expect_eq(back.timeout_s, 2.5);
+	cr_assert_eq(back.n_files, 2);
+	cr_expect_str_eq(back.files[1].name, "source/kernel.cu");
+	cr_assert_eq(back.files[1].len, sizeof odd - 1);
+	cr_expect_eq(memcmp(back.files[1].data, odd, sizeof odd - 1), 0);
+	run_remote_request_free(&back);
+	sb_free(&sb);
+}
+
+Test(remote, bad_requests_are_refused_with_a_reason)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "cudalab-remote 2\nend\n", "protocol 2 asked for" },
+		{ "hello\n", "does not start with" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+		  "file ../etc/passwd 1\nx\nend\n", "bad file name \"../etc/passwd\"" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+		  "file exercise/.hidden 1\nx\nend\n", "bad file name" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+		  "file source/a/b.cu 1\nx\nend\n", "bad file name" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+		  "file source/k.cu 10\nabc\nend\n", "are not all there" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+		  "file source/k.cu 1\na\nfile source/k.cu 1\nb\nend\n", "sent twice" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nend\n", "lacks mode, exercise" },
+		{ "cudalab-remote 1\nmode check\nexercise ../a\nseed -1\ntimeout 0\nend\n",
+		  "bad request line" },
+		{ "cudalab-remote 1\nmode check\nexercise a\nseed -5\ntimeout 0\nend\n",
+		  "bad request line" },
+		{ "cudalab-remote 1\nmode run\nend\n", "bad request line" },
+		{ "cudalab-remote 1\nmode check\n", "ends before" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct run_remote_request rq;
+		char *error = NULL;
+
+		cr_expect_eq(parse(bad[i].text, &rq, &error), -1, "request %zu was taken", i);
+		cr_expect(error && strstr(error, bad[i].why), "request %zu: '%s', want '%s'", i,
+			  error ? error : "(none)", bad[i].why);
+		free(error);
+	}
+}
+
+Test(remote, file_names)
+{
+	cr_expect(run_remote_good_name("include/cudalab/lab.h"));
+	cr_expect(run_remote_good_name("exercise/harness.cu"));
+	cr_expect(run_remote_good_name("source/my_kernel-2.cu"));
+	cr_expect_not(run_remote_good_name("include/other.h"));
+	cr_expect_not(run_remote_good_name("exercise/"));
+	cr_expect_not(run_remote_good_name("source/a b.cu"));
+	cr_expect_not(run_remote_good_name("/etc/passwd"));
+}
+
+Test(config, keys_values_comments)
+{
+	struct cli_config cfg;
+	char *error = NULL;
+
+	cr_assert_eq(cli_config_parse("# where checks go\n\nbackend = ssh:gpu-box  # mine\n"
+				      "slurm_args=--partition=gpu --time=00:10:00\n"
+				      "slurm_gpus = --gres=gpu:1\n",
+				      "cfg", &cfg, &error), 0, "%s", error);
+	cr_expect_str_eq(cfg.backend, "ssh:gpu-box");
+	cr_expect_str_eq(cfg.slurm_args, "--partition=gpu --time=00:10:00");
+	cr_expect_str_eq(cfg.slurm_gpus, "--gres=gpu:1");
+	cr_expect_null(cfg.remote_cudalab);
+	cli_config_free(&cfg);
+}
+
+Test(config, errors_name_the_file_and_line)
+{
+	struct cli_config cfg;
+	char *error = NULL;
+
+	cr_expect_eq(cli_config_parse("backend = simt\ncolour = blue\n", "/h/config", &cfg, &error),
+		     -1);
+	cr_expect(error && str_starts(error, "/h/config:2: unknown setting 'colour'"), "%s", error);
+	free(error);
+	cr_expect_eq(cli_config_parse("\n\nbackend simt\n", "/h/config", &cfg, &error), -1);
+	cr_expect(error && str_starts(error, "/h/config:3: expected \"key = value\""), "%s", error);
+	free(error);
+	cr_expect_eq(cli_config_parse("backend = tpu\n", "/h/config", &cfg, &error), -1);
+	cr_expect(error && str_starts(error, "/h/config:1: backend 'tpu' is none of"), "%s", error);
+	free(error);
+}
+
+Test(config, backend_values)
+{
+	struct cli_backend b;
+
+	cr_expect_eq(cli_backend_parse("ssh:gpu-box.example.org", &b), 0);
+	cr_expect_eq(b.backend, BACKEND_SSH);
+	cr_expect_str_eq(b.host, "gpu-box.example.org");
+	cr_expect_eq(cli_backend_parse("slurm", &b), 0);
+	cr_expect_eq(b.backend, BACKEND_SLURM);
+	cr_expect_eq(cli_backend_parse("simt", &b), 0);
+	cr_expect_eq(b.backend, BACKEND_SIMT);
+	cr_expect_eq(cli_backend_parse("ssh:", &b), -1);
+	cr_expect_eq(cli_backend_parse("ssh", &b), -1);
+	cr_expect_eq(cli_backend_parse("ssh:-oProxyCommand=x", &b), -1);
+	cr_expect_eq(cli_backend_parse("ssh:a;b", &b), -1);
+	cr_expect_eq(cli_backend_parse("tpu", &b), -1);
+}
