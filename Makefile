@@ -54,7 +54,7 @@ SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
 
-.PHONY: all run test test-unit test-gpu bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -153,6 +153,12 @@ bench-exercises: $(BIN)
 	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh tests/bench/exercises.sh
 
 # The conformance programs on a real GPU with the real CUDA runtime.
+# Opt-in: remote checks against a real sshd and a single-node SLURM,
+# started and stopped by the script (needs root, openssh-server, slurm-wlm
+# and munge).
+test-remote: $(BIN) $(SIMT_LIB)
+	CUDALAB_BIN=$(abspath $(BIN)) sh tests/remote/run.sh
+
 test-gpu:
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/simt/gpu.sh
 

@@ -346,7 +346,7 @@ static void on_stop(int sig)
 
 /* Ctrl-C stops the child's whole process group before cudalab ends by
  * the same signal. */
-static void catch_stop(struct sigaction old[2])
+static void catch_stop(struct sigaction old[3])
 {
 	struct sigaction sa;
 
@@ -356,12 +356,15 @@ static void catch_stop(struct sigaction old[2])
 	stop_signal = 0;
 	sigaction(SIGINT, &sa, &old[0]);
 	sigaction(SIGTERM, &sa, &old[1]);
+	/* a closed terminal must not leave a check running (on a remote too) */
+	sigaction(SIGHUP, &sa, &old[2]);
 }
 
-static void release_stop(const struct sigaction old[2])
+static void release_stop(const struct sigaction old[3])
 {
 	sigaction(SIGINT, &old[0], NULL);
 	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
 	if (stop_signal) {
 		signal(stop_signal, SIG_DFL);
 		raise(stop_signal);
@@ -380,7 +383,7 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	struct run_request req;
 	struct run_result res;
 	struct run_remote remote;
-	struct sigaction old[2];
+	struct sigaction old[3];
 	int rc, own = !cancel;
 
 	if ((rc = cli_remote_setup(c, &o->where, &remote)) != 0)
