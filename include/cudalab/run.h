@@ -63,7 +63,9 @@ int run_capture(char *const argv[], char **out, size_t cap);
  * and stdout/stderr captured up to a cap (the rest is read and counted, so
  * a flood never blocks the child).  With want_result, a third pipe's
  * write end is passed to the child and its number put in
- * CUDALAB_RESULT_FD. */
+ * CUDALAB_RESULT_FD, and a fourth pipe holding a fresh random key is
+ * passed as CUDALAB_RESULT_KEY_FD: the harness reads it once, at start-up,
+ * and its result must carry it (see lab.h). */
 struct run_child {
 	char *const *argv;          /* argv[0] is looked up in PATH */
 	const char *const *env;     /* "NAME=VALUE" set on top of the environment; may be NULL */
@@ -81,6 +83,7 @@ struct run_child {
 	size_t out_dropped, err_dropped, result_dropped; /* bytes read past the cap */
 	int status;                 /* wait status of the child */
 	int timed_out, cancelled;
+	char key[33];               /* with want_result: the key the result must carry */
 	double wall_s;
 };
 

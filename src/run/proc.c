@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -108,7 +109,7 @@ static double now_s(void)
 
 /* The environment with c->env's entries (and extra, when not NULL) set on
  * top: same-named entries of environ are left out. */
-static char **child_env(const char *const *add, const char *extra)
+static char **child_env(const char *const *add, const char *extra, const char *extra2)
 {
 	size_t n_env = 0, n_add = 0, k = 0;
 	char **env;
@@ -117,11 +118,12 @@ static char **child_env(const char *const *add, const char *extra)
 		n_env++;
 	while (add && add[n_add])
 		n_add++;
-	env = xcalloc(n_env + n_add + 2, sizeof *env);
+	env = xcalloc(n_env + n_add + 3, sizeof *env);
 	for (size_t i = 0; i < n_env; i++) {
 		const char *eq = strchr(environ[i], '=');
 		size_t len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
-		int replaced = extra && strncmp(environ[i], extra, len) == 0;
+		int replaced = (extra && strncmp(environ[i], extra, len) == 0) ||
+			       (extra2 && strncmp(environ[i], extra2, len) == 0);
 
 		for (size_t j = 0; j < n_add && !replaced; j++)
 			replaced = strncmp(environ[i], add[j], len) == 0;
@@ -132,19 +134,43 @@ static char **child_env(const char *const *add, const char *extra)
 		env[k++] = (char *)add[j];
 	if (extra)
 		env[k++] = (char *)extra;
+	if (extra2)
+		env[k++] = (char *)extra2;
 	env[k] = NULL;
 	return env;
 }
 
+/* 32 hex digits from the kernel's random source. */
+static int make_key(char key[33])
+{
+	unsigned char raw[16];
+	size_t got = 0;
+
+	while (got < sizeof raw) {
+		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof raw; i++)
+		snprintf(key + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
 /* Pipes of one run: [0] stdout, [1] stderr (unused with merge), [2] the
- * result, [3] exec failure (errno travels through it). */
+ * result, [3] exec failure (errno travels through it), [4] the result's
+ * key, read by the harness once at start-up. */
+#define NPIPES 5
 struct pipes {
-	int rd[4], wr[4];
+	int rd[NPIPES], wr[NPIPES];
 };
 
 static void pipes_close(struct pipes *p)
 {
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NPIPES; i++) {
 		if (p->rd[i] >= 0)
 			close(p->rd[i]);
 		if (p->wr[i] >= 0)
@@ -155,12 +181,12 @@ static void pipes_close(struct pipes *p)
 
 static int pipes_open(struct pipes *p, const struct run_child *c)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < NPIPES; i++)
 		p->rd[i] = p->wr[i] = -1;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NPIPES; i++) {
 		int fds[2];
 
-		if ((i == 1 && c->merge) || (i == 2 && !c->want_result))
+		if ((i == 1 && c->merge) || ((i == 2 || i == 4) && !c->want_result))
 			continue;
 		if (pipe2(fds, O_CLOEXEC) != 0) {
 			pipes_close(p);
@@ -202,6 +228,8 @@ static UTIL_NORETURN void child_start(const struct run_child *c, const struct pi
 #endif
 	if (p->wr[2] >= 0)
 		fcntl(p->wr[2], F_SETFD, 0);
+	if (p->rd[4] >= 0)
+		fcntl(p->rd[4], F_SETFD, 0);
 	if (c->dir && chdir(c->dir) != 0)
 		goto fail;
 	execvpe(c->argv[0], c->argv, env);
@@ -336,7 +364,7 @@ int run_child_exec(struct run_child *c)
 {
 	struct pipes p;
 	struct sink sinks[3];
-	char *fd_entry = NULL, **env;
+	char *fd_entry = NULL, *key_entry = NULL, **env = NULL;
 	pid_t pid, parent = getpid();
 	int err = 0;
 	double start;
@@ -347,11 +375,24 @@ int run_child_exec(struct run_child *c)
 	c->status = 0;
 	c->timed_out = c->cancelled = 0;
 	c->wall_s = 0;
+	c->key[0] = '\0';
 	if (pipes_open(&p, c) != 0)
 		return -1;
-	if (c->want_result)
+	if (c->want_result) {
+		/* a fresh key per run, which only the harness reads (at start-up,
+		 * before the learner's code runs), so that a result written by
+		 * anything else is known for what it is */
+		if (make_key(c->key) != 0 ||
+		    write(p.wr[4], c->key, strlen(c->key)) != (ssize_t)strlen(c->key)) {
+			err = errno ? errno : EIO;
+			goto fail;
+		}
+		close(p.wr[4]);
+		p.wr[4] = -1;
 		fd_entry = xasprintf("CUDALAB_RESULT_FD=%d", p.wr[2]);
-	env = child_env(c->env, fd_entry);
+		key_entry = xasprintf("CUDALAB_RESULT_KEY_FD=%d", p.rd[4]);
+	}
+	env = child_env(c->env, fd_entry, key_entry);
 	start = now_s();
 	pid = fork();
 	if (pid < 0) {
@@ -361,10 +402,14 @@ int run_child_exec(struct run_child *c)
 	if (pid == 0)
 		child_start(c, &p, env, parent);
 	setpgid(pid, pid); /* also here, so the group exists before any kill */
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < NPIPES; i++) {
 		if (p.wr[i] >= 0)
 			close(p.wr[i]);
 		p.wr[i] = -1;
+	}
+	if (p.rd[4] >= 0) {
+		close(p.rd[4]); /* the child has its own */
+		p.rd[4] = -1;
 	}
 	if (read(p.rd[3], &err, sizeof err) == (ssize_t)sizeof err) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -391,6 +436,7 @@ fail:
 	pipes_close(&p);
 	free(env);
 	free(fd_entry);
+	free(key_entry);
 	if (err) {
 		errno = err;
 		return -1;
@@ -446,7 +492,7 @@ int run_program_exec(const char *exe, char *const args[], double timeout_s, cons
 	char *entry = counters ? xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters) : NULL;
 	char *hz = hazards ? xasprintf("CUDALAB_SIMT_HAZARDS=%s", hazards) : NULL;
 	const char *add[] = { hz, NULL };
-	char **env = child_env(hz ? add : NULL, entry);
+	char **env = child_env(hz ? add : NULL, entry, NULL);
 	int errp[2], err = 0, status = 0, late = 0;
 	pid_t pid;
 

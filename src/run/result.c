@@ -330,12 +330,22 @@ void run_interpret(const struct run_request *req, struct run_result *res,
 	res->exit_code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
 	res->signal = WIFSIGNALED(c->status) && !c->timed_out ? WTERMSIG(c->status) : 0;
 	if (c->result && c->result_len) {
-		h = cJSON_ParseWithLength(c->result, c->result_len);
+		/* one object and nothing after it: a second one was not the
+		 * harness's (the length counts the NUL cJSON wants to see) */
+		h = cJSON_ParseWithLengthOpts(c->result, c->result_len + 1, NULL, 1);
 		if (!cJSON_IsObject(h)) {
 			cJSON_Delete(h);
 			h = NULL;
 			bad = c->result_dropped ? "the result is too large"
-						: "the result is not a JSON object";
+						: "the result is not one JSON object (was something "
+						  "besides the harness writing to its descriptor?)";
+		} else if (c->key[0] && (!str(h, "key") || strcmp(str(h, "key"), c->key) != 0)) {
+			cJSON_Delete(h);
+			h = NULL;
+			bad = "the result does not carry the key the runner gave the harness: "
+			      "something besides the harness wrote it, and it is not taken";
+		} else {
+			cJSON_DeleteItemFromObjectCaseSensitive(h, "key");
 		}
 	}
 	if (h && !c->timed_out)

@@ -467,7 +467,8 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	r SRUN_REJECT=1 "$BIN" check square --backend slurm --file "$SQ/solution.cu"
 	expect_rc 2
 	expect_err "SLURM rejected the job: srun: error: Unable to allocate resources: Invalid partition name specified (options go in CUDALAB_SLURM_ARGS"
-	clenv PATH="$(dirname "$BIN"):/usr/bin:/bin" "$BIN" check square --backend slurm --file "$SQ/solution.cu"
+	mkdir -p "$T/nothing"
+	clenv PATH="$T/nothing" "$BIN" check square --backend slurm --file "$SQ/solution.cu"
 	expect_rc 2
 	expect_err "srun is not in PATH"
 	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a failure was recorded: '$(rows)'"
@@ -495,6 +496,33 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	r "$BIN" check square --backend ssh:-oProxyCommand=x --file "$SQ/solution.cu"
 	expect_rc 2
 	expect_err "--backend needs auto, gpu, simt, ssh:HOST or slurm"
+}
+
+# A learner's program cannot forge a pass: a solve() that writes a passing
+# result to every descriptor it can (the result pipe among them) and to
+# stdout gets no pass, neither against the fixture harness nor against a
+# lab.h harness on simt, where it also looks for the result's key at static
+# initialisation (the harness has taken it by then).
+forged_result_is_not_a_pass() {
+	cl check square --file "$FIX/variants/forge.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'runtime_error' and 'not one JSON object' in d['summary']"
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$T/forge-home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" check vector-add --file "$FIX/variants/forge-lab.cu" --json
+	expect_rc 1
+	json_expect "d['status'] != 'pass' and d['status'] in ('runtime_error', 'wrong')"
+	json_expect "'not one JSON object' in d['summary'] or 'key' in d['summary']"
+	grep -q '"status":"pass"' "$T/out" && ! grep -q '"status": *"runtime_error"' "$T/out" &&
+		note "a pass came through"
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$T/forge-home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" check vector-add --file "$SRC/exercises/vector-add/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and 'key' not in d"
 }
 
 # A real kernel: on a GPU it must pass and be timed; without one the
@@ -646,7 +674,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm device_kernel \
+	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do
