@@ -253,11 +253,17 @@ static void load_answers(struct tui *t, struct reader *r)
 	r->nquiz = doc_quiz_count(r->doc);
 	r->answers = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->answers);
 	for (int q = 0; q < r->nquiz; q++) {
-		int choice = -1, correct = 0;
+		struct quiz_answers a = { 0 };
+		int choice = -1;
 
 		if (r->lesson && t->cfg->st)
-			store_quiz_get(t->cfg->st, r->lesson->id, q, doc_quiz_get(r->doc, q)->question,
-				       &choice, &correct);
+			store_quiz_answers(t->cfg->st, r->lesson->id, q,
+					   doc_quiz_get(r->doc, q)->question, &a);
+		/* the latest answer, its lowest choice: one choice is all this
+		 * reader shows */
+		for (int c = 0; a.count && c < DOC_QUIZ_CHOICES && choice < 0; c++)
+			if (a.latest >> c & 1)
+				choice = c;
 		r->answers[q] = choice;
 	}
 }
@@ -580,7 +586,7 @@ static void answer_quiz(struct tui *t, struct reader *r, int choice)
 	}
 	r->answers[q] = choice;
 	if (r->lesson && t->cfg->st &&
-	    store_quiz_answer(t->cfg->st, r->lesson->id, q, quiz->question, choice,
+	    store_quiz_submit(t->cfg->st, r->lesson->id, q, quiz->question, UINT64_C(1) << choice,
 			      quiz->choices[choice].correct) != 0)
 		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
 	else
