@@ -7,6 +7,7 @@
 #ifndef CUDALAB_STORE_H
 #define CUDALAB_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -138,5 +139,33 @@ int store_quiz_submit(struct store *st, const char *lesson, int quiz, const char
  * stored without one, skips that comparison. */
 int store_quiz_answers(struct store *st, const char *lesson, int quiz, const char *question,
 		       struct quiz_answers *out);
+
+/* ---- when a lesson is complete ----
+ *
+ * Reaching the end of a lesson is not enough.  It is complete when, with
+ * its end on screen, the learner has had at least LESSON_VIEWED_PERCENT of
+ * its lines on screen, has answered every quiz in it, and has spent at
+ * least `pace` seconds per screenful of it on it (never more than
+ * LESSON_MAX_SECONDS in all; pace 0 asks no time). */
+#define LESSON_VIEWED_PERCENT 80
+#define LESSON_PACE_DEFAULT 20
+#define LESSON_PACE_MAX 600
+#define LESSON_MAX_SECONDS 600
+
+struct lesson_facts {
+	int total_lines;  /* the lesson's lines as laid out now */
+	int viewed_lines; /* of those, lines of blocks viewed */
+	int screen_rows;  /* lines one screen shows */
+	int quizzes, quizzes_answered;
+	int64_t seconds;  /* time spent on it, all visits together */
+	int pace;         /* seconds asked per screenful, 0 to LESSON_PACE_MAX */
+	bool at_end;      /* its last line is on screen */
+};
+
+/* Seconds the rule asks of a lesson of that many lines. */
+int64_t lesson_seconds_needed(int total_lines, int screen_rows, int pace);
+/* part of whole in whole percent, rounded down; 100 when whole is 0. */
+int lesson_percent(int part, int whole);
+bool lesson_may_complete(const struct lesson_facts *f);
 
 #endif
