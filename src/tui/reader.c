@@ -4,6 +4,7 @@
  * "exercise:ID" (an exercise's statement). */
 #include "tui_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,14 +22,16 @@ struct reader {
 	char *text;
 	struct doc *doc;
 	struct doc_layout *lay;
-	int *answers; /* per quiz: chosen choice or -1 */
+	struct doc_quiz_state *quizzes; /* per quiz: ticked and answered */
 	int nquiz;
+	int quiz_focus; /* the quiz ] or [ (or a digit) moved to, or -1 */
 	int top;      /* first line shown */
 	int margin;   /* left margin in columns */
 	int focus;    /* index into lay->refs of the focused link, or -1 */
 	char *query;
 	struct doc_match *matches;
 	int nmatches, match; /* current match index */
+	bool searched;       /* the last key was a search key */
 	int completed;
 };
 
@@ -39,7 +42,9 @@ static const char *const help_lines[] = {
 	"t                       table of contents",
 	"/  n  N                 search, next match, previous match",
 	"Tab / Shift-Tab         next / previous link;  Enter follows it",
-	"1-9                     answer the quiz on screen",
+	"] / [                   next / previous quiz: the one digits answer",
+	"1-9                     answer the marked quiz (the status line names it);",
+	"                        on a choose-all quiz they tick choices, Enter submits",
 	"r                       this lesson's reading items (Space cycles status, o opens)",
 	"x                       this lesson's exercises",
 	"Left / Right, h / l     back / forward through what you opened",
@@ -186,8 +191,8 @@ static void relayout(struct tui *t, struct reader *r)
 	r->margin = (t->cols - width) / 2;
 	memset(&opts, 0, sizeof opts);
 	opts.width = width;
-	opts.answers = r->answers;
-	opts.nanswers = r->nquiz;
+	opts.quizzes = r->quizzes;
+	opts.nquizzes = r->nquiz;
 	r->lay = doc_layout_with(r->doc, &opts);
 	if (had)
 		r->top = doc_line_for_anchor(r->lay, keep);
@@ -242,7 +247,7 @@ static void reader_free(struct reader *r)
 		doc_free(r->doc);
 	free(r->text);
 	free(r->title);
-	free(r->answers);
+	free(r->quizzes);
 	free(r->query);
 	free(r->matches);
 	free(r);
@@ -251,20 +256,21 @@ static void reader_free(struct reader *r)
 static void load_answers(struct tui *t, struct reader *r)
 {
 	r->nquiz = doc_quiz_count(r->doc);
-	r->answers = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->answers);
-	for (int q = 0; q < r->nquiz; q++) {
-		struct quiz_answers a = { 0 };
-		int choice = -1;
+	r->quizzes = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->quizzes);
+	for (int q = 0; q < r->nquiz && r->lesson && t->cfg->st; q++) {
+		struct quiz_answers a;
+		struct doc_quiz_state *s = &r->quizzes[q];
 
-		if (r->lesson && t->cfg->st)
-			store_quiz_answers(t->cfg->st, r->lesson->id, q,
-					   doc_quiz_get(r->doc, q)->question, &a);
-		/* the latest answer, its lowest choice: one choice is all this
-		 * reader shows */
-		for (int c = 0; a.count && c < DOC_QUIZ_CHOICES && choice < 0; c++)
-			if (a.latest >> c & 1)
-				choice = c;
-		r->answers[q] = choice;
+		if (store_quiz_answers(t->cfg->st, r->lesson->id, q, doc_quiz_get(r->doc, q)->question,
+				       &a) != 0) {
+			tui_flash(t, "%s", store_errmsg(t->cfg->st));
+			continue;
+		}
+		s->answers = a.count;
+		s->first = a.first;
+		s->first_right = a.first_correct;
+		s->latest = a.latest;
+		s->latest_right = a.latest_correct;
 	}
 }
 
@@ -274,6 +280,7 @@ static void *reader_enter(struct tui *t, const char *arg)
 	int rc;
 
 	r->focus = -1;
+	r->quiz_focus = -1;
 	if (arg && str_starts(arg, "lesson:"))
 		rc = open_lesson(t, r, arg + strlen("lesson:"));
 	else if (arg && str_starts(arg, "exercise:"))
@@ -328,7 +335,69 @@ static void paint_line(struct tui *t, const struct reader *r, int y, const struc
 	}
 }
 
-/* Overlays search matches and the focused link on the painted lines. */
+/* One past the last line on screen. */
+static int screen_end(const struct tui *t, const struct reader *r)
+{
+	int end = r->top + body_rows(t);
+
+	return end < r->lay->nlines ? end : r->lay->nlines;
+}
+
+static bool quiz_on_screen(const struct tui *t, const struct reader *r, int q)
+{
+	for (int i = r->top; i < screen_end(t, r); i++)
+		if (r->lay->lines[i].quiz == q)
+			return true;
+	return false;
+}
+
+static bool starts_quiz(const struct reader *r, int line)
+{
+	int q = r->lay->lines[line].quiz;
+
+	return q >= 0 && (line == 0 || r->lay->lines[line - 1].quiz != q);
+}
+
+/* The quiz digits answer: the focused one while it is on screen, else the
+ * first quiz whose question is on screen, else the first with any line on
+ * screen; -1 when no quiz is.  Never one out of sight. */
+static int target_quiz(const struct tui *t, const struct reader *r)
+{
+	int partial = -1;
+
+	if (r->quiz_focus >= 0 && quiz_on_screen(t, r, r->quiz_focus))
+		return r->quiz_focus;
+	for (int i = r->top; i < screen_end(t, r); i++) {
+		if (starts_quiz(r, i))
+			return r->lay->lines[i].quiz;
+		if (partial < 0)
+			partial = r->lay->lines[i].quiz;
+	}
+	return partial;
+}
+
+/* Marks the question of the quiz digits answer, unless a link has the
+ * focus (Enter then follows the link). */
+static void paint_quiz_focus(struct tui *t, const struct reader *r)
+{
+	int q = r->focus < 0 ? target_quiz(t, r) : -1;
+	int rows = body_rows(t);
+
+	for (int i = 0; q >= 0 && i < r->lay->nlines; i++) {
+		const struct doc_line *ln = &r->lay->lines[i];
+		int y = i - r->top + 1;
+
+		if (ln->quiz != q || ln->choice >= 0)
+			continue;
+		if (ln->anchor.offset != 0) /* past the question: explanation, answers */
+			break;
+		if (y >= 1 && y <= rows)
+			mvchgat(y, r->margin, ln->width, term_attr(UI_LINK_ON), 0, NULL);
+	}
+}
+
+/* Overlays search matches, the focused link and the quiz digits answer on
+ * the painted lines. */
 static void paint_overlays(struct tui *t, const struct reader *r)
 {
 	int rows = body_rows(t);
@@ -343,6 +412,7 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 		mvchgat(y, r->margin + m->col_start, m->col_end - m->col_start, term_attr(role),
 			0, NULL);
 	}
+	paint_quiz_focus(t, r);
 	if (r->focus >= 0) {
 		int link = r->lay->refs[r->focus].link;
 
@@ -377,33 +447,56 @@ static void draw_title(struct tui *t, const struct reader *r)
 	term_role_off(UI_TITLE);
 }
 
-/* The quiz whose lines are on screen first, or -1. */
-static int visible_quiz(const struct tui *t, const struct reader *r)
+/* "1,3": a set of choices in the numbers the screen shows. */
+static void choice_list(char *buf, size_t size, uint64_t set)
 {
-	int end = r->top + body_rows(t);
+	size_t used = 0;
 
-	for (int i = r->top; i < end && i < r->lay->nlines; i++)
-		if (r->lay->lines[i].quiz >= 0)
-			return r->lay->lines[i].quiz;
-	return -1;
+	buf[0] = '\0';
+	for (int c = 0; c < DOC_QUIZ_CHOICES && used < size; c++)
+		if (set >> c & 1)
+			used += (size_t)snprintf(buf + used, size - used, "%s%d", used ? "," : "", c + 1);
+}
+
+/* Names the quiz digits answer and what they do to it. */
+static void quiz_hint(char *hint, size_t size, const struct reader *r, int q)
+{
+	const struct doc_quiz *quiz = doc_quiz_get(r->doc, q);
+	const struct doc_quiz_state *s = &r->quizzes[q];
+	int n = quiz->nchoices < 9 ? quiz->nchoices : 9;
+	char ticked[64];
+
+	if (doc_quiz_is_multi(quiz) && s->picked) {
+		choice_list(ticked, sizeof ticked, s->picked);
+		snprintf(hint, size, "quiz %d: ticked %s  1-%d: tick  Enter: submit  ]/[: quizzes",
+			 q + 1, ticked, n);
+	} else if (doc_quiz_is_multi(quiz)) {
+		snprintf(hint, size, "quiz %d, all that apply: 1-%d tick, Enter submits  ]/[: quizzes",
+			 q + 1, n);
+	} else {
+		snprintf(hint, size, "quiz %d: press 1-%d to %s  ]/[: quizzes  ?: keys", q + 1, n,
+			 s->answers ? "answer again (the first answer counts)" : "answer");
+	}
 }
 
 static void status_hint(struct tui *t, const struct reader *r)
 {
-	char hint[160];
-	int q = visible_quiz(t, r);
+	char hint[200];
+	int q = target_quiz(t, r);
+	bool search = r->query && *r->query && (r->searched || q < 0);
 
+	/* With a quiz on screen, what digits do comes before the search,
+	 * except right after a search key. */
 	if (r->focus >= 0)
 		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
 			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
-	else if (r->nmatches && r->query)
+	else if (search && r->nmatches)
 		snprintf(hint, sizeof hint, "\"%s\": match %d of %d  n/N: next/previous  ?: keys",
 			 r->query, r->match + 1, r->nmatches);
-	else if (r->query && *r->query)
+	else if (search)
 		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
-	else if (q >= 0 && r->answers[q] < 0)
-		snprintf(hint, sizeof hint, "quiz: press 1-%d to answer  ?: keys",
-			 doc_quiz_get(r->doc, q)->nchoices);
+	else if (q >= 0)
+		quiz_hint(hint, sizeof hint, r, q);
 	else
 		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
 			 r->lesson && r->lesson->n_reading ? "r: reading  " : "",
@@ -570,28 +663,144 @@ static int follow_link(struct tui *t, struct reader *r)
 	return TUI_REDRAW;
 }
 
-static void answer_quiz(struct tui *t, struct reader *r, int choice)
+/* The first and last lines of quiz q; -1 when it has none. */
+static void quiz_lines(const struct reader *r, int q, int *first, int *last)
 {
-	int q = visible_quiz(t, r);
+	*first = *last = -1;
+	for (int i = 0; i < r->lay->nlines; i++) {
+		if (r->lay->lines[i].quiz != q)
+			continue;
+		if (*first < 0)
+			*first = i;
+		*last = i;
+	}
+}
+
+/* Brings quiz q into view, whole when it fits, and gives it the focus. */
+static void focus_quiz(struct tui *t, struct reader *r, int q)
+{
+	int first, last, rows = body_rows(t), above;
+
+	quiz_lines(r, q, &first, &last);
+	r->quiz_focus = q;
+	r->focus = -1;
+	if (first < 0 || (first >= r->top && last < r->top + rows))
+		return;
+	above = rows - (last - first + 1);
+	scroll_to(t, r, first - (above < rows / 3 ? (above > 0 ? above : 0) : rows / 3));
+}
+
+/* ] and [: the next or previous quiz from the one digits answer now, or,
+ * with none on screen, the first below (or last above) the screen. */
+static void next_quiz(struct tui *t, struct reader *r, int dir)
+{
+	int from = target_quiz(t, r), q = -1;
+
+	if (r->nquiz == 0) {
+		tui_flash(t, "no quizzes here");
+		return;
+	}
+	if (from >= 0) {
+		q = (from + dir + r->nquiz) % r->nquiz;
+	} else {
+		for (int i = 0; i < r->lay->nlines; i++) {
+			if (!starts_quiz(r, i))
+				continue;
+			if (dir > 0 && i >= r->top) {
+				q = r->lay->lines[i].quiz;
+				break;
+			}
+			if (dir < 0 && i < r->top)
+				q = r->lay->lines[i].quiz;
+		}
+		if (q < 0)
+			q = dir > 0 ? 0 : r->nquiz - 1;
+	}
+	focus_quiz(t, r, q);
+}
+
+/* Scrolls down as far as the end of quiz q, where an answer shows its
+ * explanation, keeping its question on screen. */
+static void reveal_quiz_end(struct tui *t, struct reader *r, int q)
+{
+	int first, last, rows = body_rows(t);
+
+	quiz_lines(r, q, &first, &last);
+	if (last >= r->top + rows)
+		scroll_to(t, r, last - rows + 1 < first ? last - rows + 1 : first);
+}
+
+/* Records an answer: the first one given is kept as the one that counts,
+ * a later one only as the latest. */
+static void submit_answer(struct tui *t, struct reader *r, int q, uint64_t choices)
+{
+	const struct doc_quiz *quiz = doc_quiz_get(r->doc, q);
+	struct doc_quiz_state *s = &r->quizzes[q];
+	bool right = choices == doc_quiz_right_set(quiz);
+
+	if (s->answers == 0) {
+		s->first = choices;
+		s->first_right = right;
+	}
+	s->latest = choices;
+	s->latest_right = right;
+	s->answers++;
+	s->picked = 0;
+	if (r->lesson && t->cfg->st &&
+	    store_quiz_submit(t->cfg->st, r->lesson->id, q, quiz->question, choices, right) != 0)
+		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
+	else if (s->answers == 1)
+		tui_flash(t, right ? "right" : "not quite: see the explanation");
+	else
+		tui_flash(t, "%s; your first answer, %s, is the one that counts",
+			  right ? "right this time" : "not quite", s->first_right ? "right" : "wrong");
+	relayout(t, r);
+	reveal_quiz_end(t, r, q);
+}
+
+/* A digit: answers the quiz on a one-answer quiz, ticks or unticks the
+ * choice on a choose-all quiz. */
+static void quiz_digit(struct tui *t, struct reader *r, int choice)
+{
+	int q = target_quiz(t, r);
 	const struct doc_quiz *quiz;
 
 	if (q < 0) {
-		tui_flash(t, "no quiz on screen");
+		tui_flash(t, r->nquiz ? "no quiz on screen: ] goes to the next one" : "no quizzes here");
 		return;
 	}
 	quiz = doc_quiz_get(r->doc, q);
 	if (choice >= quiz->nchoices) {
-		tui_flash(t, "this quiz has %d choices", quiz->nchoices);
+		tui_flash(t, "quiz %d has %d choices", q + 1, quiz->nchoices);
 		return;
 	}
-	r->answers[q] = choice;
-	if (r->lesson && t->cfg->st &&
-	    store_quiz_submit(t->cfg->st, r->lesson->id, q, quiz->question, UINT64_C(1) << choice,
-			      quiz->choices[choice].correct) != 0)
-		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
-	else
-		tui_flash(t, quiz->choices[choice].correct ? "right" : "not quite: see the explanation");
+	/* the quiz keeps the focus while its choices are ticked, and Enter
+	 * now means it rather than a link */
+	r->quiz_focus = q;
+	r->focus = -1;
+	if (!doc_quiz_is_multi(quiz)) {
+		submit_answer(t, r, q, UINT64_C(1) << choice);
+		return;
+	}
+	r->quizzes[q].picked ^= UINT64_C(1) << choice;
 	relayout(t, r);
+}
+
+/* Enter with no link focused: submits the ticked choices. */
+static void submit_ticked(struct tui *t, struct reader *r)
+{
+	int q = target_quiz(t, r);
+	const struct doc_quiz *quiz;
+
+	if (q < 0)
+		return;
+	quiz = doc_quiz_get(r->doc, q);
+	if (!doc_quiz_is_multi(quiz))
+		tui_flash(t, "quiz %d: press a digit to answer", q + 1);
+	else if (r->quizzes[q].picked == 0)
+		tui_flash(t, "quiz %d: tick at least one choice with the digits first", q + 1);
+	else
+		submit_answer(t, r, q, r->quizzes[q].picked);
 }
 
 /* A small list overlay: the table of contents or the reading items. */
@@ -798,6 +1007,7 @@ static int reader_key(struct tui *t, void *state, int ch)
 	int page = body_rows(t) > 2 ? body_rows(t) - 2 : 1;
 	MEVENT ev;
 
+	r->searched = ch == '/' || ch == 'n' || ch == 'N';
 	switch (ch) {
 	case 'q':
 	case 27:
@@ -856,15 +1066,26 @@ static int reader_key(struct tui *t, void *state, int ch)
 		next_match(t, r, -1);
 		break;
 	case '\t':
+		r->quiz_focus = -1;
 		next_link(t, r, 1);
 		break;
 	case KEY_BTAB:
+		r->quiz_focus = -1;
 		next_link(t, r, -1);
 		break;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		return follow_link(t, r);
+		if (r->focus >= 0)
+			return follow_link(t, r);
+		submit_ticked(t, r);
+		break;
+	case ']':
+		next_quiz(t, r, 1);
+		break;
+	case '[':
+		next_quiz(t, r, -1);
+		break;
 	case 'r':
 		reading_items(t, r);
 		break;
@@ -875,7 +1096,7 @@ static int reader_key(struct tui *t, void *state, int ch)
 		break;
 	default:
 		if (ch >= '1' && ch <= '9') {
-			answer_quiz(t, r, ch - '1');
+			quiz_digit(t, r, ch - '1');
 			break;
 		}
 		return TUI_NONE;
