@@ -25,7 +25,7 @@ struct store;
 
 struct lesson_state {
 	int position;     /* reader's top line; 0 when never opened */
-	int completed;    /* reached the end at least once */
+	int completed;    /* met the completion rule (below) at least once */
 	int64_t opened_at; /* unix time of the last open, 0 when never */
 };
 

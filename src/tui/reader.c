@@ -1,12 +1,18 @@
 /* reader.c — the lesson reader: a laid-out document painted by role, with
  * search, a table of contents, links, quizzes, the lesson's reading items,
  * and the place saved in the store.  Its argument is "lesson:ID" or
- * "exercise:ID" (an exercise's statement). */
+ * "exercise:ID" (an exercise's statement).
+ *
+ * A lesson is complete by the rule in store.h, not by reaching its end: the
+ * reader keeps which blocks have been on screen and the time spent, adds
+ * them to the store when it leaves, and completes the lesson on the first
+ * screen that shows its end with the rule met. */
 #include "tui_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cudalab/content.h"
 #include "cudalab/doc.h"
@@ -14,6 +20,10 @@
 #include "cudalab/util.h"
 
 #define MAX_WIDTH 100 /* reading measure: wider terminals get margins */
+/* A pause between two keys longer than this counts as this much reading:
+ * a lesson left open overnight is not a lesson read. */
+#define IDLE_CAP_SECONDS 120.0
+#define PACE_ENV "CUDALAB_READ_PACE"
 
 struct reader {
 	const struct lesson *lesson;     /* NULL for an exercise */
@@ -33,6 +43,15 @@ struct reader {
 	int nmatches, match; /* current match index */
 	bool searched;       /* the last key was a search key */
 	int completed;
+	/* how far through it the learner is (lessons only save it) */
+	int nblocks;
+	char *viewed;       /* per block: '1' once all its lines were on screen */
+	int *block_unseen;  /* per block: its lines in this layout not yet seen */
+	unsigned char *seen; /* per line of this layout: it was on screen */
+	double seconds;     /* spent on the lesson, all visits */
+	int64_t saved;      /* of those, whole seconds already in the store */
+	struct timespec tick; /* when seconds was last brought up to date */
+	int pace;           /* seconds per screenful the completion rule asks */
 };
 
 static const char *const help_lines[] = {
@@ -173,6 +192,31 @@ static int clamp_top(const struct tui *t, const struct reader *r, int top)
 	return top < 0 ? 0 : top;
 }
 
+/* The block a line belongs to, or -1 for lines of no block of the text
+ * (the list of link targets at the end). */
+static int line_block(const struct reader *r, int line)
+{
+	int b = r->lay->lines[line].anchor.block;
+
+	return b >= 0 && b < r->nblocks ? b : -1;
+}
+
+/* A block counts as viewed once every one of its lines has been on
+ * screen; this counts, for a new layout, the lines each block still needs.
+ * Blocks viewed before stay viewed. */
+static void count_unseen(struct reader *r)
+{
+	free(r->seen);
+	r->seen = xcalloc((size_t)(r->lay->nlines > 0 ? r->lay->nlines : 1), 1);
+	memset(r->block_unseen, 0, (size_t)(r->nblocks > 0 ? r->nblocks : 1) * sizeof *r->block_unseen);
+	for (int i = 0; i < r->lay->nlines; i++) {
+		int b = line_block(r, i);
+
+		if (b >= 0)
+			r->block_unseen[b]++;
+	}
+}
+
 /* Lays the document out for the current width, keeping the top line's
  * place when there was a layout before. */
 static void relayout(struct tui *t, struct reader *r)
@@ -199,6 +243,7 @@ static void relayout(struct tui *t, struct reader *r)
 	r->top = clamp_top(t, r, r->top);
 	r->focus = -1;
 	run_search(r);
+	count_unseen(r);
 }
 
 static int open_lesson(struct tui *t, struct reader *r, const char *id)
@@ -250,6 +295,9 @@ static void reader_free(struct reader *r)
 	free(r->quizzes);
 	free(r->query);
 	free(r->matches);
+	free(r->viewed);
+	free(r->block_unseen);
+	free(r->seen);
 	free(r);
 }
 
@@ -274,6 +322,64 @@ static void load_answers(struct tui *t, struct reader *r)
 	}
 }
 
+/* The completion rule's seconds per screenful: CUDALAB_READ_PACE, or the
+ * default when it is unset or not a whole number in range (said so). */
+static int read_pace(struct tui *t)
+{
+	const char *v = getenv(PACE_ENV);
+	char *end;
+	long pace;
+
+	if (!v || !*v)
+		return LESSON_PACE_DEFAULT;
+	pace = strtol(v, &end, 10);
+	if (*end != '\0' || pace < 0 || pace > LESSON_PACE_MAX) {
+		tui_flash(t, "%s=%s: expected whole seconds from 0 to %d; using %d", PACE_ENV, v,
+			  LESSON_PACE_MAX, LESSON_PACE_DEFAULT);
+		return LESSON_PACE_DEFAULT;
+	}
+	return (int)pace;
+}
+
+/* The blocks viewed and the time spent on earlier visits.  A lesson edited
+ * since keeps the marks of the blocks that are still there by number. */
+static void load_reading(struct tui *t, struct reader *r)
+{
+	struct lesson_reading lr;
+
+	r->nblocks = doc_block_count(r->doc);
+	r->viewed = xmalloc((size_t)r->nblocks + 1);
+	memset(r->viewed, '0', (size_t)r->nblocks);
+	r->viewed[r->nblocks] = '\0';
+	r->block_unseen = xcalloc((size_t)(r->nblocks > 0 ? r->nblocks : 1), sizeof *r->block_unseen);
+	clock_gettime(CLOCK_MONOTONIC, &r->tick);
+	r->pace = read_pace(t);
+	if (!r->lesson || !t->cfg->st)
+		return;
+	if (store_lesson_reading_get(t->cfg->st, r->lesson->id, &lr) == 0) {
+		for (int b = 0; b < r->nblocks && lr.viewed[b]; b++)
+			r->viewed[b] = lr.viewed[b];
+		r->seconds = (double)lr.seconds;
+		r->saved = lr.seconds;
+	} else {
+		tui_flash(t, "%s", store_errmsg(t->cfg->st));
+	}
+	store_lesson_reading_free(&lr);
+}
+
+/* Brings the time spent up to now, counting a long pause as IDLE_CAP. */
+static void tick(struct reader *r)
+{
+	struct timespec now;
+	double dt;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	dt = (double)(now.tv_sec - r->tick.tv_sec) + (now.tv_nsec - r->tick.tv_nsec) / 1e9;
+	r->tick = now;
+	if (dt > 0)
+		r->seconds += dt < IDLE_CAP_SECONDS ? dt : IDLE_CAP_SECONDS;
+}
+
 static void *reader_enter(struct tui *t, const char *arg)
 {
 	struct reader *r = xcalloc(1, sizeof *r);
@@ -294,6 +400,7 @@ static void *reader_enter(struct tui *t, const char *arg)
 		return NULL;
 	}
 	load_answers(t, r);
+	load_reading(t, r);
 	relayout(t, r);
 	if (r->lesson && t->cfg->st) {
 		struct lesson_state ls = { 0, 0, 0 };
@@ -313,10 +420,59 @@ static void save_position(struct tui *t, struct reader *r)
 				  encode_position(r->lay->lines[r->top].anchor));
 }
 
+/* The lines of the text (the link list left out), and of those the lines
+ * of blocks viewed. */
+static void count_viewed(const struct reader *r, int *total, int *viewed)
+{
+	*total = *viewed = 0;
+	for (int i = 0; i < r->lay->nlines; i++) {
+		int b = line_block(r, i);
+
+		if (b < 0)
+			continue;
+		++*total;
+		*viewed += r->viewed[b] == '1';
+	}
+}
+
+static int quizzes_answered(const struct reader *r)
+{
+	int n = 0;
+
+	for (int q = 0; q < r->nquiz; q++)
+		n += r->quizzes[q].answers > 0;
+	return n;
+}
+
+/* Adds this visit's blocks and time to the store; the seconds already
+ * saved are not added twice. */
+static void save_reading(struct tui *t, struct reader *r)
+{
+	struct lesson_reading lr;
+	int total, viewed;
+
+	if (!r->lesson || !t->cfg->st)
+		return;
+	count_viewed(r, &total, &viewed);
+	lr.viewed = r->viewed;
+	lr.seconds = (int64_t)r->seconds - r->saved;
+	if (lr.seconds < 0)
+		lr.seconds = 0;
+	lr.read_percent = lesson_percent(viewed, total);
+	lr.quizzes = r->nquiz;
+	lr.quizzes_answered = quizzes_answered(r);
+	if (store_lesson_reading_add(t->cfg->st, r->lesson->id, &lr) == 0)
+		r->saved += lr.seconds;
+	else
+		tui_flash(t, "could not save your reading: %s", store_errmsg(t->cfg->st));
+}
+
 static void reader_leave(struct tui *t, void *state)
 {
 	struct reader *r = state;
 
+	tick(r);
+	save_reading(t, r);
 	save_position(t, r);
 	reader_free(r);
 }
@@ -429,17 +585,66 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 	}
 }
 
+void lesson_progress_text(char *buf, size_t size, int read_percent, int quizzes, int answered)
+{
+	if (quizzes > 0)
+		snprintf(buf, size, "read %d%% %s quizzes %d/%d", read_percent, term_glyph(GLYPH_DOT),
+			 answered, quizzes);
+	else
+		snprintf(buf, size, "read %d%%", read_percent);
+}
+
+void lesson_progress_of(struct tui *t, const char *lesson, char *buf, size_t size)
+{
+	struct lesson_reading lr;
+
+	buf[0] = '\0';
+	if (!t->cfg->st)
+		return;
+	if (store_lesson_reading_get(t->cfg->st, lesson, &lr) == 0 &&
+	    (lr.seconds > 0 || lr.read_percent > 0))
+		lesson_progress_text(buf, size, lr.read_percent, lr.quizzes, lr.quizzes_answered);
+	store_lesson_reading_free(&lr);
+}
+
+/* What the completion rule is given about this lesson right now. */
+static void lesson_facts(const struct tui *t, const struct reader *r, struct lesson_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	count_viewed(r, &f->total_lines, &f->viewed_lines);
+	f->screen_rows = body_rows(t);
+	f->quizzes = r->nquiz;
+	f->quizzes_answered = quizzes_answered(r);
+	f->seconds = (int64_t)r->seconds;
+	f->pace = r->pace;
+	f->at_end = r->top + body_rows(t) >= r->lay->nlines;
+}
+
 static void draw_title(struct tui *t, const struct reader *r)
 {
-	char right[64];
+	char right[96], progress[64] = "";
 	int pct, rw;
 	int last = r->top + body_rows(t);
 
 	if (last > r->lay->nlines)
 		last = r->lay->nlines;
 	pct = r->lay->nlines ? last * 100 / r->lay->nlines : 100;
-	snprintf(right, sizeof right, "%s %d%%", r->completed ? term_glyph(GLYPH_CHECK) : " ", pct);
+	if (r->lesson) {
+		struct lesson_facts f;
+
+		lesson_facts(t, r, &f);
+		lesson_progress_text(progress, sizeof progress,
+				     lesson_percent(f.viewed_lines, f.total_lines), f.quizzes,
+				     f.quizzes_answered);
+	}
+	snprintf(right, sizeof right, "%s  %s %d%%", progress,
+		 r->completed ? term_glyph(GLYPH_CHECK) : " ", pct);
 	rw = tui_display_width(right);
+	if (rw > t->cols / 2) { /* a narrow window: the place only */
+		snprintf(right, sizeof right, "%s %d%%", r->completed ? term_glyph(GLYPH_CHECK) : " ",
+			 pct);
+		rw = tui_display_width(right);
+	}
 	term_fill_line(0, UI_TITLE);
 	term_role_on(UI_TITLE);
 	term_put(0, 1, r->title, t->cols - rw - 3);
@@ -479,14 +684,43 @@ static void quiz_hint(char *hint, size_t size, const struct reader *r, int q)
 	}
 }
 
+/* What the lesson still needs, for its last screen. */
+static void completion_hint(char *hint, size_t size, const struct lesson_facts *f)
+{
+	int64_t need = lesson_seconds_needed(f->total_lines, f->screen_rows, f->pace) - f->seconds;
+	int pct = lesson_percent(f->viewed_lines, f->total_lines), left = f->quizzes - f->quizzes_answered;
+	char joint[16];
+	const char *sep = " ";
+	struct strbuf sb;
+
+	snprintf(joint, sizeof joint, " %s ", term_glyph(GLYPH_DOT));
+	sb_init(&sb);
+	sb_puts(&sb, "to complete:");
+	if (left > 0) {
+		sb_printf(&sb, "%sanswer %d more quiz%s", sep, left, left > 1 ? "zes" : "");
+		sep = joint;
+	}
+	if (pct < LESSON_VIEWED_PERCENT) {
+		sb_printf(&sb, "%sread %d%% (now %d%%)", sep, LESSON_VIEWED_PERCENT, pct);
+		sep = joint;
+	}
+	if (need > 0)
+		sb_printf(&sb, "%s%lld:%02lld more time", sep, (long long)(need / 60),
+			  (long long)(need % 60));
+	snprintf(hint, size, "%s", sb.s);
+	sb_free(&sb);
+}
+
 static void status_hint(struct tui *t, const struct reader *r)
 {
 	char hint[200];
 	int q = target_quiz(t, r);
 	bool search = r->query && *r->query && (r->searched || q < 0);
+	struct lesson_facts f;
 
 	/* With a quiz on screen, what digits do comes before the search,
 	 * except right after a search key. */
+	lesson_facts(t, r, &f);
 	if (r->focus >= 0)
 		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
 			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
@@ -497,6 +731,8 @@ static void status_hint(struct tui *t, const struct reader *r)
 		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
 	else if (q >= 0)
 		quiz_hint(hint, sizeof hint, r, q);
+	else if (r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f))
+		completion_hint(hint, sizeof hint, &f);
 	else
 		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
 			 r->lesson && r->lesson->n_reading ? "r: reading  " : "",
@@ -504,15 +740,36 @@ static void status_hint(struct tui *t, const struct reader *r)
 	tui_status(t, hint);
 }
 
-static void mark_complete_at_end(struct tui *t, struct reader *r)
+/* Marks the blocks whose lines are now all on screen, or have been. */
+static void mark_viewed(const struct tui *t, struct reader *r)
 {
+	for (int i = r->top; i < screen_end(t, r); i++) {
+		int b = line_block(r, i);
+
+		if (r->seen[i])
+			continue;
+		r->seen[i] = 1;
+		if (b >= 0 && --r->block_unseen[b] == 0)
+			r->viewed[b] = '1';
+	}
+}
+
+/* Completes the lesson when its end is on screen and the rule is met. */
+static void maybe_complete(struct tui *t, struct reader *r)
+{
+	struct lesson_facts f;
+
 	if (r->completed || !r->lesson || !t->cfg->st)
 		return;
-	if (r->top + body_rows(t) >= r->lay->nlines) {
-		if (store_lesson_complete(t->cfg->st, r->lesson->id) == 0) {
-			r->completed = 1;
-			tui_flash(t, "lesson complete");
-		}
+	lesson_facts(t, r, &f);
+	if (!lesson_may_complete(&f))
+		return;
+	save_reading(t, r);
+	if (store_lesson_complete(t->cfg->st, r->lesson->id) == 0) {
+		r->completed = 1;
+		tui_flash(t, "lesson complete");
+	} else {
+		tui_flash(t, "could not save: %s", store_errmsg(t->cfg->st));
 	}
 }
 
@@ -523,7 +780,9 @@ static void reader_draw(struct tui *t, void *state)
 
 	if (term_too_small(t, 8, DOC_MIN_WIDTH + 2))
 		return;
-	mark_complete_at_end(t, r);
+	tick(r);
+	mark_viewed(t, r);
+	maybe_complete(t, r);
 	erase();
 	draw_title(t, r);
 	for (int i = 0; i < rows && r->top + i < r->lay->nlines; i++)
@@ -1007,6 +1266,7 @@ static int reader_key(struct tui *t, void *state, int ch)
 	int page = body_rows(t) > 2 ? body_rows(t) - 2 : 1;
 	MEVENT ev;
 
+	tick(r);
 	r->searched = ch == '/' || ch == 'n' || ch == 'N';
 	switch (ch) {
 	case 'q':

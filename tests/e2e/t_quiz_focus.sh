@@ -16,6 +16,7 @@ wait_for "quiz 3: press 1-3 to answer"
 keys 2
 wait_for "Each SM has its own."
 wait_for "Your answer: 2 (right)"
+wait_for "quizzes 1/4"
 screen | grep -qF "Quiz 1: First: how many lanes does a warp have?"
 [ "$(screen | grep -c 'Your answer')" -eq 1 ]
 ! screen | grep -qF "Thirty-two on every NVIDIA GPU so far."
@@ -27,6 +28,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 fi
 start read quizzes
 wait_for "Your answer: 2 (right)"
+wait_for "quizzes 1/4"
 [ "$(screen | grep -c 'Your answer')" -eq 1 ]
 screen | grep -B4 "Your answer: 2 (right)" | grep -qF "Each SM has its own."
 keys q q
