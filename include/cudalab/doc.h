@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Layouts are never narrower than this; a smaller width is raised to it. */
@@ -99,6 +100,16 @@ const char *doc_link_target(const struct doc *doc, int i);
 int doc_quiz_count(const struct doc *doc);
 const struct doc_quiz *doc_quiz_get(const struct doc *doc, int i);
 
+/* Sets of choices are bit masks: bit c stands for choice c, so only the
+ * first DOC_QUIZ_CHOICES choices of a quiz can be picked. */
+#define DOC_QUIZ_CHOICES 64
+
+/* The right choices of q as a set.  A quiz with more than one right choice
+ * is answered with all of them ("choose all that apply"): an answer is
+ * right only when it is exactly this set. */
+uint64_t doc_quiz_right_set(const struct doc_quiz *q);
+bool doc_quiz_is_multi(const struct doc_quiz *q);
+
 int doc_block_count(const struct doc *doc);
 
 /* Content problems found while parsing (a malformed quiz block), in
@@ -165,12 +176,30 @@ struct doc_layout {
 	void *priv; /* storage owned by the layout */
 };
 
+/* What a reader knows of one quiz, for its layout. */
+struct doc_quiz_state {
+	uint64_t picked;   /* ticked, not submitted yet (several right choices) */
+	int answers;       /* answers submitted; 0: none, and nothing revealed */
+	uint64_t first;    /* the first answer, the one that counts */
+	bool first_right;
+	uint64_t latest;   /* the latest answer; the first when only one */
+	bool latest_right;
+};
+
 struct doc_layout_opts {
 	int width;
 	/* answers[q] is the choice picked for quiz q, or -1.  An answered quiz
-	 * shows which choices are right and its explanation.  NULL: none. */
+	 * shows which choices are right and its explanation.  NULL: none.
+	 * Ignored when quizzes is set. */
 	const int *answers;
 	int nanswers;
+	/* quizzes[q], for nquizzes quizzes: what is ticked and answered.  A
+	 * quiz with several right choices shows a box per choice, ticked or
+	 * not; an answered one shows which choices are right, the wrong ones
+	 * of the latest answer, its explanation, and the first and latest
+	 * answers.  NULL: none. */
+	const struct doc_quiz_state *quizzes;
+	int nquizzes;
 	/* Leave out the closing "Links" list of targets. */
 	bool no_link_list;
 };

@@ -7,10 +7,11 @@
 #ifndef CUDALAB_STORE_H
 #define CUDALAB_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 enum item_status { ITEM_UNREAD, ITEM_READING, ITEM_DONE };
 
@@ -24,7 +25,7 @@ struct store;
 
 struct lesson_state {
 	int position;     /* reader's top line; 0 when never opened */
-	int completed;    /* reached the end at least once */
+	int completed;    /* met the completion rule (below) at least once */
 	int64_t opened_at; /* unix time of the last open, 0 when never */
 };
 
@@ -90,14 +91,81 @@ int store_attempts(struct store *st, const char *ex, size_t max,
 		   struct attempt **out, size_t *n);
 void store_attempts_free(struct attempt *a, size_t n);
 
+/* How far the learner is through a lesson, beyond its position: what the
+ * reader records on each visit and the completion rule reads. */
+struct lesson_reading {
+	/* '1' for each block of the lesson the learner has had on screen in
+	 * full, '0' for the others; "" when none.  Owned by the struct. */
+	char *viewed;
+	int64_t seconds;      /* time spent reading it, all visits together */
+	int read_percent;     /* share of its lines viewed, 0-100 */
+	int quizzes;          /* quizzes in the lesson, as last counted */
+	int quizzes_answered; /* of those, answered at least once */
+};
+
+/* The lesson's record; all zero and viewed "" when never read.  Free with
+ * store_lesson_reading_free. */
+int store_lesson_reading_get(struct store *st, const char *lesson, struct lesson_reading *out);
+/* Adds a visit, in one transaction: visit->seconds is added to the time
+ * already spent, visit->viewed is merged with the blocks already viewed (a
+ * block once viewed stays viewed; the longer string sets the length), and
+ * the summary is replaced.  Invalid values (negative numbers, a percent
+ * over 100, more quizzes answered than there are, viewed with a character
+ * other than '0' and '1') are refused and nothing is written. */
+int store_lesson_reading_add(struct store *st, const char *lesson,
+			     const struct lesson_reading *visit);
+void store_lesson_reading_free(struct lesson_reading *r);
+
 /* Quiz answers, keyed by lesson and the quiz's index in the lesson; each
- * keeps the question it answered (NULL: none). */
-int store_quiz_answer(struct store *st, const char *lesson, int quiz, const char *question,
-		      int choice, int correct);
-/* *choice = -1 when never answered, or when the answer at that index was
- * given to another question (the lesson changed since).  A NULL question,
- * or an answer stored without one, skips that comparison. */
-int store_quiz_get(struct store *st, const char *lesson, int quiz, const char *question,
-		   int *choice, int *correct);
+ * keeps the question it answered (NULL: none).  An answer is a set of
+ * choices, bit c of the mask standing for choice c, so only the first
+ * STORE_QUIZ_CHOICES choices can be picked; a quiz with one right choice is
+ * answered with one bit.  Every answer is kept: the first one counts, the
+ * later ones are shown beside it and never replace it. */
+#define STORE_QUIZ_CHOICES 64
+
+struct quiz_answers {
+	int count;          /* answers given; 0: never answered */
+	uint64_t first;     /* the first answer's choices; 0 when none */
+	int first_correct;
+	uint64_t latest;    /* the latest answer's; the first when only one */
+	int latest_correct;
+};
+
+int store_quiz_submit(struct store *st, const char *lesson, int quiz, const char *question,
+		      uint64_t choices, int correct);
+/* Only answers given to this question count: a lesson edited since may
+ * have put another question at that index.  A NULL question, or an answer
+ * stored without one, skips that comparison. */
+int store_quiz_answers(struct store *st, const char *lesson, int quiz, const char *question,
+		       struct quiz_answers *out);
+
+/* ---- when a lesson is complete ----
+ *
+ * Reaching the end of a lesson is not enough.  It is complete when, with
+ * its end on screen, the learner has had at least LESSON_VIEWED_PERCENT of
+ * its lines on screen, has answered every quiz in it, and has spent at
+ * least `pace` seconds per screenful of it on it (never more than
+ * LESSON_MAX_SECONDS in all; pace 0 asks no time). */
+#define LESSON_VIEWED_PERCENT 80
+#define LESSON_PACE_DEFAULT 20
+#define LESSON_PACE_MAX 600
+#define LESSON_MAX_SECONDS 600
+
+struct lesson_facts {
+	int total_lines;  /* the lesson's lines as laid out now */
+	int viewed_lines; /* of those, lines of blocks viewed */
+	int screen_rows;  /* lines one screen shows */
+	int quizzes, quizzes_answered;
+	int64_t seconds;  /* time spent on it, all visits together */
+	int pace;         /* seconds asked per screenful, 0 to LESSON_PACE_MAX */
+	bool at_end;      /* its last line is on screen */
+};
+
+/* Seconds the rule asks of a lesson of that many lines. */
+int64_t lesson_seconds_needed(int total_lines, int screen_rows, int pace);
+/* part of whole in whole percent, rounded down; 100 when whole is 0. */
+int lesson_percent(int part, int whole);
+bool lesson_may_complete(const struct lesson_facts *f);
 
 #endif

@@ -502,12 +502,70 @@ static void layout_rule(struct lb *lb)
 	lb_line_end(lb);
 }
 
+/* Quiz index's state from the options: quizzes[] when given, else the one
+ * choice of answers[] as a single answer. */
+static struct doc_quiz_state quiz_state(const struct lb *lb, const struct doc_quiz *q, int index)
+{
+	const struct doc_layout_opts *o = lb->opts;
+	struct doc_quiz_state s = {0};
+	int a;
+
+	if (o->quizzes) {
+		if (index < o->nquizzes)
+			s = o->quizzes[index];
+		return s;
+	}
+	a = o->answers && index < o->nanswers ? o->answers[index] : -1;
+	if (a >= 0 && a < q->nchoices && a < DOC_QUIZ_CHOICES) {
+		s.answers = 1;
+		s.first = s.latest = UINT64_C(1) << a;
+		s.first_right = s.latest_right = s.first == doc_quiz_right_set(q);
+	}
+	return s;
+}
+
+static bool has_choice(uint64_t set, int c)
+{
+	return c < DOC_QUIZ_CHOICES && (set >> c & 1);
+}
+
+/* "2 (right)" or "1,3 (wrong)": an answer in the numbers the choices show. */
+static void put_answer(struct strbuf *sb, uint64_t set, bool right)
+{
+	const char *sep = "";
+
+	for (int c = 0; c < DOC_QUIZ_CHOICES; c++) {
+		if (has_choice(set, c)) {
+			sb_printf(sb, "%s%d", sep, c + 1);
+			sep = ",";
+		}
+	}
+	sb_printf(sb, " (%s)", right ? "right" : "wrong");
+}
+
+/* The answers under an answered quiz: the first counts, and a later one is
+ * shown beside it, never in its place. */
+static void quiz_answer_line(struct lb *lb, const struct doc_quiz_state *s, int anchor)
+{
+	struct indent in = {.first = "  ", .rest = "  ", .width = 2, .role = ROLE_MARKER};
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, s->answers > 1 ? "First answer: " : "Your answer: ");
+	put_answer(&sb, s->first, s->first_right);
+	if (s->answers > 1) {
+		sb_puts(&sb, "; latest: ");
+		put_answer(&sb, s->latest, s->latest_right);
+	}
+	lb_put_note(lb, sb.s, s->first_right ? ROLE_QUIZ_RIGHT : ROLE_QUIZ_WRONG, 0, &in, anchor);
+	sb_free(&sb);
+}
+
 static void layout_quiz(struct lb *lb, const struct doc_block *b)
 {
 	const struct doc_quiz_full *q = &lb->doc->quizzes[b->quiz];
-	const struct doc_layout_opts *o = lb->opts;
-	int answer = o->answers && b->quiz < o->nanswers ? o->answers[b->quiz] : -1;
-	bool answered = answer >= 0 && answer < q->pub.nchoices;
+	struct doc_quiz_state s = quiz_state(lb, &q->pub, b->quiz);
+	bool answered = s.answers > 0, multi = doc_quiz_is_multi(&q->pub);
 	char first[48], rest[48];
 	struct indent in = {.first = first, .rest = rest, .role = ROLE_QUIZ,
 			    .attrs = ATTR_BOLD};
@@ -517,14 +575,16 @@ static void layout_quiz(struct lb *lb, const struct doc_block *b)
 	snprintf(rest, sizeof rest, "%*s", in.width, "");
 	lb_put_wrapped(lb, &q->qtext, 0, q->qtext.len, &in, 0);
 	for (int i = 0; i < q->pub.nchoices; i++) {
-		bool right = q->pub.choices[i].correct;
-		const char *mark = !answered ? "  " : right ? "✓ " : i == answer ? "✗ " : "  ";
+		bool right = q->pub.choices[i].correct, wrong = !right && has_choice(s.latest, i);
+		const char *mark = !answered ? "  " : right ? "✓ " : wrong ? "✗ " : "  ";
+		const char *box = !multi ? "" : has_choice(s.picked, i) ? "[x] " : "[ ] ";
+
 		lb->choice = i;
-		snprintf(first, sizeof first, "%s%d) ", mark, i + 1);
+		snprintf(first, sizeof first, "%s%s%d) ", mark, box, i + 1);
 		in.width = doc_text_width(first, strlen(first));
 		snprintf(rest, sizeof rest, "%*s", in.width, "");
 		in.role = !answered ? ROLE_MARKER : right ? ROLE_QUIZ_RIGHT
-				  : i == answer ? ROLE_QUIZ_WRONG : ROLE_MARKER;
+				  : wrong ? ROLE_QUIZ_WRONG : ROLE_MARKER;
 		lb_put_wrapped(lb, &q->ctext[i], 0, q->ctext[i].len, &in, 1 + i);
 	}
 	lb->choice = -1;
@@ -533,6 +593,8 @@ static void layout_quiz(struct lb *lb, const struct doc_block *b)
 				    .role = ROLE_MARKER};
 		lb_put_wrapped(lb, &q->etext, 0, q->etext.len, &ex, 1 + q->pub.nchoices);
 	}
+	if (answered)
+		quiz_answer_line(lb, &s, 2 + q->pub.nchoices);
 	lb->quiz = -1;
 }
 

@@ -7,7 +7,8 @@
  *
  * A line that starts with none of these continues the one before it; blank
  * lines are ignored.  A quiz needs a question, at least one choice and at
- * least one right choice; anything else is reported, never guessed at. */
+ * least one right choice; anything else is reported, never guessed at.
+ * Several right choices make a "choose all that apply" quiz. */
 #include "internal.h"
 
 #include "cudalab/util.h"
@@ -217,4 +218,23 @@ void doc_quiz_free(struct doc_quiz_full *q)
 	free(q->explanation);
 	doc_text_free(&q->qtext);
 	doc_text_free(&q->etext);
+}
+
+uint64_t doc_quiz_right_set(const struct doc_quiz *q)
+{
+	uint64_t set = 0;
+
+	for (int i = 0; i < q->nchoices && i < DOC_QUIZ_CHOICES; i++)
+		if (q->choices[i].correct)
+			set |= UINT64_C(1) << i;
+	return set;
+}
+
+bool doc_quiz_is_multi(const struct doc_quiz *q)
+{
+	int right = 0;
+
+	for (int i = 0; i < q->nchoices; i++)
+		right += q->choices[i].correct;
+	return right > 1;
 }

@@ -71,6 +71,39 @@ static const char *const migrations[] = {
 	 * answer stored at a quiz's index is not shown on a different quiz
 	 * after the lesson is edited.  Older answers have none (NULL). */
 	"ALTER TABLE quiz_answer ADD COLUMN question TEXT;",
+	/* 2 -> 3: every submitted quiz answer is kept, in order, so that the
+	 * first one, which is the one that counts, is never replaced by a
+	 * later one.  An answer is a set of choices written "0,2" (ascending,
+	 * 0-based), for quizzes with several right choices.  Each row of
+	 * quiz_answer becomes one attempt, with its lesson made sure of.
+	 * Lessons gain what the completion rule reads: the blocks viewed
+	 * ('1' per block seen, else '0'), the seconds spent on it, and a
+	 * summary for lists (percent read, quizzes and quizzes answered). */
+	"CREATE TABLE quiz_attempt ("
+	" id INTEGER PRIMARY KEY,"
+	" lesson TEXT NOT NULL REFERENCES lesson (id) ON DELETE CASCADE,"
+	" quiz INTEGER NOT NULL CHECK (quiz >= 0),"
+	" question TEXT,"
+	" choices TEXT NOT NULL"
+	"  CHECK (choices GLOB '[0-9]*' AND choices NOT GLOB '*[^0-9,]*'),"
+	" correct INTEGER NOT NULL CHECK (correct IN (0, 1)),"
+	" at INTEGER NOT NULL);"
+	"CREATE INDEX quiz_attempt_by_quiz ON quiz_attempt (lesson, quiz, id);"
+	"INSERT OR IGNORE INTO lesson (id) SELECT DISTINCT lesson FROM quiz_answer;"
+	"INSERT INTO quiz_attempt (lesson, quiz, question, choices, correct, at)"
+	" SELECT lesson, quiz, question, CAST(choice AS TEXT), correct, at"
+	" FROM quiz_answer ORDER BY at, lesson, quiz;"
+	"DROP TABLE quiz_answer;"
+	"ALTER TABLE lesson ADD COLUMN viewed TEXT NOT NULL DEFAULT ''"
+	" CHECK (viewed NOT GLOB '*[^01]*');"
+	"ALTER TABLE lesson ADD COLUMN seconds INTEGER NOT NULL DEFAULT 0"
+	" CHECK (seconds >= 0);"
+	"ALTER TABLE lesson ADD COLUMN read_percent INTEGER NOT NULL DEFAULT 0"
+	" CHECK (read_percent BETWEEN 0 AND 100);"
+	"ALTER TABLE lesson ADD COLUMN quizzes INTEGER NOT NULL DEFAULT 0"
+	" CHECK (quizzes >= 0);"
+	"ALTER TABLE lesson ADD COLUMN quizzes_answered INTEGER NOT NULL DEFAULT 0"
+	" CHECK (quizzes_answered >= 0);",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -96,7 +129,9 @@ enum stmt {
 	S_EX_RECORD,
 	S_ATTEMPT_ADD,
 	S_ATTEMPTS,
-	S_QUIZ_SET,
+	S_READING_GET,
+	S_READING_SET,
+	S_QUIZ_ADD,
 	S_QUIZ_GET,
 	S_COUNT
 };
@@ -136,11 +171,21 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_ATTEMPTS] = "SELECT id, exercise, at, mode, backend, status,"
 		       " source_hash, median_ms, result_json FROM attempt"
 		       " WHERE exercise = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
-	[S_QUIZ_SET] = "INSERT OR REPLACE INTO quiz_answer"
-		       " (lesson, quiz, choice, correct, at, question)"
+	[S_READING_GET] = "SELECT viewed, seconds, read_percent, quizzes,"
+			  " quizzes_answered FROM lesson WHERE id = ?1",
+	/* ?3 is added: time spent in two processes at once is all kept. */
+	[S_READING_SET] = "UPDATE lesson SET viewed = ?2, seconds = seconds + ?3,"
+			  " read_percent = ?4, quizzes = ?5, quizzes_answered = ?6"
+			  " WHERE id = ?1",
+	[S_QUIZ_ADD] = "INSERT INTO quiz_attempt"
+		       " (lesson, quiz, question, choices, correct, at)"
 		       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	[S_QUIZ_GET] = "SELECT choice, correct, question FROM quiz_answer"
-		       " WHERE lesson = ?1 AND quiz = ?2",
+	/* An answer stored without its question holds for any question, and
+	 * a NULL ?3 skips the comparison. */
+	[S_QUIZ_GET] = "SELECT choices, correct FROM quiz_attempt"
+		       " WHERE lesson = ?1 AND quiz = ?2"
+		       " AND (?3 IS NULL OR question IS NULL OR question = ?3)"
+		       " ORDER BY id",
 };
 
 struct store {
@@ -1027,56 +1072,219 @@ void store_attempts_free(struct attempt *a, size_t n)
 	free(a);
 }
 
-/* --- quizzes ---------------------------------------------------------- */
+/* --- reading a lesson ------------------------------------------------- */
 
-int store_quiz_answer(struct store *st, const char *lesson, int quiz, const char *question,
-		      int choice, int correct)
+static void reading_clear(struct lesson_reading *r)
+{
+	memset(r, 0, sizeof *r);
+	r->viewed = xstrdup("");
+}
+
+void store_lesson_reading_free(struct lesson_reading *r)
+{
+	if (!r)
+		return;
+	free(r->viewed);
+	r->viewed = NULL;
+}
+
+int store_lesson_reading_get(struct store *st, const char *lesson, struct lesson_reading *out)
+{
+	sqlite3_stmt *q = st->stmt[S_READING_GET];
+	int rc;
+
+	reading_clear(out);
+	if (need_id(st, lesson, "lesson") != 0)
+		return -1;
+	bind_text(st, S_READING_GET, 1, lesson);
+	rc = fetch(st, S_READING_GET);
+	if (rc <= 0)
+		return rc;
+	free(out->viewed);
+	out->viewed = column_dup(q, 0);
+	if (!out->viewed)
+		out->viewed = xstrdup("");
+	out->seconds = sqlite3_column_int64(q, 1);
+	out->read_percent = sqlite3_column_int(q, 2);
+	out->quizzes = sqlite3_column_int(q, 3);
+	out->quizzes_answered = sqlite3_column_int(q, 4);
+	finish(st, S_READING_GET);
+	return 0;
+}
+
+static int reading_valid(struct store *st, const char *lesson, const struct lesson_reading *r)
+{
+	const char *v = r->viewed ? r->viewed : "";
+
+	if (r->seconds < 0 || r->read_percent < 0 || r->read_percent > 100 || r->quizzes < 0 ||
+	    r->quizzes_answered < 0 || r->quizzes_answered > r->quizzes) {
+		set_err(st, "invalid reading record for lesson %s: %lld s, %d%% read, %d of %d"
+			" quizzes answered", lesson, (long long)r->seconds, r->read_percent,
+			r->quizzes_answered, r->quizzes);
+		return -1;
+	}
+	if (v[strspn(v, "01")] != '\0') {
+		set_err(st, "invalid viewed blocks for lesson %s: only '0' and '1' may appear",
+			lesson);
+		return -1;
+	}
+	return 0;
+}
+
+/* Block by block, viewed in either; as long as the longer of the two. */
+static char *merge_viewed(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la > lb ? la : lb;
+	char *out = xcalloc(n + 1, 1);
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = (i < la && a[i] == '1') || (i < lb && b[i] == '1') ? '1' : '0';
+	return out;
+}
+
+/* Reads the stored blocks inside the write transaction, so a visit saved by
+ * another process in between is merged, not overwritten. */
+static int reading_write(struct store *st, const char *lesson, const struct lesson_reading *visit)
+{
+	struct lesson_reading had;
+	char *merged;
+	int rc = store_lesson_reading_get(st, lesson, &had);
+
+	if (rc != 0) {
+		store_lesson_reading_free(&had);
+		return -1;
+	}
+	merged = merge_viewed(had.viewed, visit->viewed ? visit->viewed : "");
+	store_lesson_reading_free(&had);
+	bind_text(st, S_READING_SET, 1, lesson);
+	bind_text(st, S_READING_SET, 2, merged);
+	bind_int(st, S_READING_SET, 3, visit->seconds);
+	bind_int(st, S_READING_SET, 4, visit->read_percent);
+	bind_int(st, S_READING_SET, 5, visit->quizzes);
+	bind_int(st, S_READING_SET, 6, visit->quizzes_answered);
+	rc = run(st, S_READING_SET);
+	free(merged);
+	return rc;
+}
+
+int store_lesson_reading_add(struct store *st, const char *lesson,
+			     const struct lesson_reading *visit)
 {
 	int rc;
 
-	if (need_id(st, lesson, "lesson") != 0)
+	if (need_id(st, lesson, "lesson") != 0 || reading_valid(st, lesson, visit) != 0)
 		return -1;
-	if (quiz < 0 || choice < 0) {
-		set_err(st, "invalid quiz answer for %s: quiz %d, choice %d", lesson,
-			quiz, choice);
-		return -1;
-	}
 	if (tx_begin(st) != 0)
 		return -1;
 	bind_text(st, S_LESSON_ENSURE, 1, lesson);
 	rc = run(st, S_LESSON_ENSURE);
-	if (rc == 0) {
-		bind_text(st, S_QUIZ_SET, 1, lesson);
-		bind_int(st, S_QUIZ_SET, 2, quiz);
-		bind_int(st, S_QUIZ_SET, 3, choice);
-		bind_int(st, S_QUIZ_SET, 4, correct != 0);
-		bind_int(st, S_QUIZ_SET, 5, now());
-		bind_text(st, S_QUIZ_SET, 6, question);
-		rc = run(st, S_QUIZ_SET);
-	}
+	if (rc == 0)
+		rc = reading_write(st, lesson, visit);
 	return tx_end(st, rc);
 }
 
-int store_quiz_get(struct store *st, const char *lesson, int quiz, const char *question,
-		   int *choice, int *correct)
+/* --- quizzes ---------------------------------------------------------- */
+
+/* "0,2" for choices 0 and 2: how a set of choices reads in the database. */
+static char *choices_text(uint64_t choices)
 {
-	const unsigned char *asked;
+	struct strbuf sb;
+
+	sb_init(&sb);
+	sb_puts(&sb, "");
+	for (int c = 0; c < STORE_QUIZ_CHOICES; c++)
+		if (choices & (UINT64_C(1) << c))
+			sb_printf(&sb, "%s%d", sb.len ? "," : "", c);
+	return sb_steal(&sb);
+}
+
+/* The set written as text; -1 for anything but ascending-or-not numbers
+ * below STORE_QUIZ_CHOICES separated by commas. */
+static int choices_parse(const char *s, uint64_t *out)
+{
+	*out = 0;
+	if (!s || !*s)
+		return -1;
+	for (;;) {
+		char *end;
+		long c;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		c = strtol(s, &end, 10);
+		if (c >= STORE_QUIZ_CHOICES)
+			return -1;
+		*out |= UINT64_C(1) << c;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
+int store_quiz_submit(struct store *st, const char *lesson, int quiz, const char *question,
+		      uint64_t choices, int correct)
+{
+	char *text;
 	int rc;
 
-	*choice = -1;
-	*correct = 0;
+	if (need_id(st, lesson, "lesson") != 0)
+		return -1;
+	if (quiz < 0 || choices == 0) {
+		set_err(st, "invalid quiz answer for %s: %s", lesson,
+			quiz < 0 ? "a negative quiz index" : "no choice picked");
+		return -1;
+	}
+	if (tx_begin(st) != 0)
+		return -1;
+	text = choices_text(choices);
+	bind_text(st, S_LESSON_ENSURE, 1, lesson);
+	rc = run(st, S_LESSON_ENSURE);
+	if (rc == 0) {
+		bind_text(st, S_QUIZ_ADD, 1, lesson);
+		bind_int(st, S_QUIZ_ADD, 2, quiz);
+		bind_text(st, S_QUIZ_ADD, 3, question);
+		bind_text(st, S_QUIZ_ADD, 4, text);
+		bind_int(st, S_QUIZ_ADD, 5, correct != 0);
+		bind_int(st, S_QUIZ_ADD, 6, now());
+		rc = run(st, S_QUIZ_ADD);
+	}
+	free(text);
+	return tx_end(st, rc);
+}
+
+int store_quiz_answers(struct store *st, const char *lesson, int quiz, const char *question,
+		       struct quiz_answers *out)
+{
+	sqlite3_stmt *q = st->stmt[S_QUIZ_GET];
+	int rc;
+
+	memset(out, 0, sizeof *out);
 	if (need_id(st, lesson, "lesson") != 0)
 		return -1;
 	bind_text(st, S_QUIZ_GET, 1, lesson);
 	bind_int(st, S_QUIZ_GET, 2, quiz);
-	rc = fetch(st, S_QUIZ_GET);
-	if (rc <= 0)
-		return rc;
-	asked = sqlite3_column_text(st->stmt[S_QUIZ_GET], 2);
-	if (!question || !asked || strcmp((const char *)asked, question) == 0) {
-		*choice = sqlite3_column_int(st->stmt[S_QUIZ_GET], 0);
-		*correct = sqlite3_column_int(st->stmt[S_QUIZ_GET], 1);
+	bind_text(st, S_QUIZ_GET, 3, question);
+	while ((rc = fetch(st, S_QUIZ_GET)) > 0) {
+		const char *text = (const char *)sqlite3_column_text(q, 0);
+		uint64_t choices;
+
+		if (choices_parse(text, &choices) != 0) {
+			set_err(st, "quiz %d of lesson %s has an unreadable answer '%s' in %s",
+				quiz, lesson, text ? text : "NULL", st->path);
+			finish(st, S_QUIZ_GET);
+			memset(out, 0, sizeof *out);
+			return -1;
+		}
+		out->latest = choices;
+		out->latest_correct = sqlite3_column_int(q, 1) != 0;
+		if (out->count++ == 0) {
+			out->first = out->latest;
+			out->first_correct = out->latest_correct;
+		}
 	}
-	finish(st, S_QUIZ_GET);
-	return 0;
+	if (rc < 0)
+		memset(out, 0, sizeof *out);
+	return rc < 0 ? -1 : 0;
 }

@@ -227,8 +227,8 @@ static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int se
 {
 	struct lesson_state ls = { 0, 0, 0 };
 	size_t done = 0;
-	char tail[48];
-	int barw = 10, tailw, titlew;
+	char tail[48], progress[64] = "";
+	int barw = 10, tailw, titlew, progw = 0;
 
 	if (t->cfg->st)
 		store_lesson_get(t->cfg->st, l->id, &ls);
@@ -236,7 +236,12 @@ static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int se
 		done += item_status(t, l->reading[j].id) == ITEM_DONE;
 	snprintf(tail, sizeof tail, " %zu/%zu  %3d min", done, l->n_reading, l->minutes);
 	tailw = tui_display_width(tail);
-	titlew = t->cols - 6 - barw - tailw - 2;
+	/* a lesson begun: how far, beside its title */
+	if (!ls.completed)
+		lesson_progress_of(t, l->id, progress, sizeof progress);
+	if (*progress)
+		progw = tui_display_width(progress) + 2;
+	titlew = t->cols - 6 - barw - tailw - 2 - progw;
 	if (selected)
 		term_fill_line(y, UI_SELECTED);
 	term_role_on(ls.completed ? UI_DONE : UI_DIM);
@@ -250,6 +255,11 @@ static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int se
 		term_put_cut(y, 4, l->title, titlew);
 	if (selected)
 		term_role_off(UI_SELECTED);
+	if (titlew > 4 && progw) {
+		term_role_on(selected ? UI_SELECTED : UI_PROGRESS);
+		term_put(y, t->cols - barw - tailw - 1 - progw, progress, progw - 2);
+		term_role_off(selected ? UI_SELECTED : UI_PROGRESS);
+	}
 	if (titlew > 4) {
 		draw_bar(y, t->cols - barw - tailw - 1, barw, done, l->n_reading);
 		if (selected)

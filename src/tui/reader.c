@@ -1,11 +1,18 @@
 /* reader.c — the lesson reader: a laid-out document painted by role, with
  * search, a table of contents, links, quizzes, the lesson's reading items,
  * and the place saved in the store.  Its argument is "lesson:ID" or
- * "exercise:ID" (an exercise's statement). */
+ * "exercise:ID" (an exercise's statement).
+ *
+ * A lesson is complete by the rule in store.h, not by reaching its end: the
+ * reader keeps which blocks have been on screen and the time spent, adds
+ * them to the store when it leaves, and completes the lesson on the first
+ * screen that shows its end with the rule met. */
 #include "tui_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cudalab/content.h"
 #include "cudalab/doc.h"
@@ -13,6 +20,10 @@
 #include "cudalab/util.h"
 
 #define MAX_WIDTH 100 /* reading measure: wider terminals get margins */
+/* A pause between two keys longer than this counts as this much reading:
+ * a lesson left open overnight is not a lesson read. */
+#define IDLE_CAP_SECONDS 120.0
+#define PACE_ENV "CUDALAB_READ_PACE"
 
 struct reader {
 	const struct lesson *lesson;     /* NULL for an exercise */
@@ -21,15 +32,26 @@ struct reader {
 	char *text;
 	struct doc *doc;
 	struct doc_layout *lay;
-	int *answers; /* per quiz: chosen choice or -1 */
+	struct doc_quiz_state *quizzes; /* per quiz: ticked and answered */
 	int nquiz;
+	int quiz_focus; /* the quiz ] or [ (or a digit) moved to, or -1 */
 	int top;      /* first line shown */
 	int margin;   /* left margin in columns */
 	int focus;    /* index into lay->refs of the focused link, or -1 */
 	char *query;
 	struct doc_match *matches;
 	int nmatches, match; /* current match index */
+	bool searched;       /* the last key was a search key */
 	int completed;
+	/* how far through it the learner is (lessons only save it) */
+	int nblocks;
+	char *viewed;       /* per block: '1' once all its lines were on screen */
+	int *block_unseen;  /* per block: its lines in this layout not yet seen */
+	unsigned char *seen; /* per line of this layout: it was on screen */
+	double seconds;     /* spent on the lesson, all visits */
+	int64_t saved;      /* of those, whole seconds already in the store */
+	struct timespec tick; /* when seconds was last brought up to date */
+	int pace;           /* seconds per screenful the completion rule asks */
 };
 
 static const char *const help_lines[] = {
@@ -39,7 +61,9 @@ static const char *const help_lines[] = {
 	"t                       table of contents",
 	"/  n  N                 search, next match, previous match",
 	"Tab / Shift-Tab         next / previous link;  Enter follows it",
-	"1-9                     answer the quiz on screen",
+	"] / [                   next / previous quiz: the one digits answer",
+	"1-9                     answer the marked quiz (the status line names it);",
+	"                        on a choose-all quiz they tick choices, Enter submits",
 	"r                       this lesson's reading items (Space cycles status, o opens)",
 	"x                       this lesson's exercises",
 	"Left / Right, h / l     back / forward through what you opened",
@@ -168,6 +192,31 @@ static int clamp_top(const struct tui *t, const struct reader *r, int top)
 	return top < 0 ? 0 : top;
 }
 
+/* The block a line belongs to, or -1 for lines of no block of the text
+ * (the list of link targets at the end). */
+static int line_block(const struct reader *r, int line)
+{
+	int b = r->lay->lines[line].anchor.block;
+
+	return b >= 0 && b < r->nblocks ? b : -1;
+}
+
+/* A block counts as viewed once every one of its lines has been on
+ * screen; this counts, for a new layout, the lines each block still needs.
+ * Blocks viewed before stay viewed. */
+static void count_unseen(struct reader *r)
+{
+	free(r->seen);
+	r->seen = xcalloc((size_t)(r->lay->nlines > 0 ? r->lay->nlines : 1), 1);
+	memset(r->block_unseen, 0, (size_t)(r->nblocks > 0 ? r->nblocks : 1) * sizeof *r->block_unseen);
+	for (int i = 0; i < r->lay->nlines; i++) {
+		int b = line_block(r, i);
+
+		if (b >= 0)
+			r->block_unseen[b]++;
+	}
+}
+
 /* Lays the document out for the current width, keeping the top line's
  * place when there was a layout before. */
 static void relayout(struct tui *t, struct reader *r)
@@ -186,14 +235,15 @@ static void relayout(struct tui *t, struct reader *r)
 	r->margin = (t->cols - width) / 2;
 	memset(&opts, 0, sizeof opts);
 	opts.width = width;
-	opts.answers = r->answers;
-	opts.nanswers = r->nquiz;
+	opts.quizzes = r->quizzes;
+	opts.nquizzes = r->nquiz;
 	r->lay = doc_layout_with(r->doc, &opts);
 	if (had)
 		r->top = doc_line_for_anchor(r->lay, keep);
 	r->top = clamp_top(t, r, r->top);
 	r->focus = -1;
 	run_search(r);
+	count_unseen(r);
 }
 
 static int open_lesson(struct tui *t, struct reader *r, const char *id)
@@ -242,24 +292,92 @@ static void reader_free(struct reader *r)
 		doc_free(r->doc);
 	free(r->text);
 	free(r->title);
-	free(r->answers);
+	free(r->quizzes);
 	free(r->query);
 	free(r->matches);
+	free(r->viewed);
+	free(r->block_unseen);
+	free(r->seen);
 	free(r);
 }
 
 static void load_answers(struct tui *t, struct reader *r)
 {
 	r->nquiz = doc_quiz_count(r->doc);
-	r->answers = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->answers);
-	for (int q = 0; q < r->nquiz; q++) {
-		int choice = -1, correct = 0;
+	r->quizzes = xcalloc((size_t)(r->nquiz ? r->nquiz : 1), sizeof *r->quizzes);
+	for (int q = 0; q < r->nquiz && r->lesson && t->cfg->st; q++) {
+		struct quiz_answers a;
+		struct doc_quiz_state *s = &r->quizzes[q];
 
-		if (r->lesson && t->cfg->st)
-			store_quiz_get(t->cfg->st, r->lesson->id, q, doc_quiz_get(r->doc, q)->question,
-				       &choice, &correct);
-		r->answers[q] = choice;
+		if (store_quiz_answers(t->cfg->st, r->lesson->id, q, doc_quiz_get(r->doc, q)->question,
+				       &a) != 0) {
+			tui_flash(t, "%s", store_errmsg(t->cfg->st));
+			continue;
+		}
+		s->answers = a.count;
+		s->first = a.first;
+		s->first_right = a.first_correct;
+		s->latest = a.latest;
+		s->latest_right = a.latest_correct;
 	}
+}
+
+/* The completion rule's seconds per screenful: CUDALAB_READ_PACE, or the
+ * default when it is unset or not a whole number in range (said so). */
+static int read_pace(struct tui *t)
+{
+	const char *v = getenv(PACE_ENV);
+	char *end;
+	long pace;
+
+	if (!v || !*v)
+		return LESSON_PACE_DEFAULT;
+	pace = strtol(v, &end, 10);
+	if (*end != '\0' || pace < 0 || pace > LESSON_PACE_MAX) {
+		tui_flash(t, "%s=%s: expected whole seconds from 0 to %d; using %d", PACE_ENV, v,
+			  LESSON_PACE_MAX, LESSON_PACE_DEFAULT);
+		return LESSON_PACE_DEFAULT;
+	}
+	return (int)pace;
+}
+
+/* The blocks viewed and the time spent on earlier visits.  A lesson edited
+ * since keeps the marks of the blocks that are still there by number. */
+static void load_reading(struct tui *t, struct reader *r)
+{
+	struct lesson_reading lr;
+
+	r->nblocks = doc_block_count(r->doc);
+	r->viewed = xmalloc((size_t)r->nblocks + 1);
+	memset(r->viewed, '0', (size_t)r->nblocks);
+	r->viewed[r->nblocks] = '\0';
+	r->block_unseen = xcalloc((size_t)(r->nblocks > 0 ? r->nblocks : 1), sizeof *r->block_unseen);
+	clock_gettime(CLOCK_MONOTONIC, &r->tick);
+	r->pace = read_pace(t);
+	if (!r->lesson || !t->cfg->st)
+		return;
+	if (store_lesson_reading_get(t->cfg->st, r->lesson->id, &lr) == 0) {
+		for (int b = 0; b < r->nblocks && lr.viewed[b]; b++)
+			r->viewed[b] = lr.viewed[b];
+		r->seconds = (double)lr.seconds;
+		r->saved = lr.seconds;
+	} else {
+		tui_flash(t, "%s", store_errmsg(t->cfg->st));
+	}
+	store_lesson_reading_free(&lr);
+}
+
+/* Brings the time spent up to now, counting a long pause as IDLE_CAP. */
+static void tick(struct reader *r)
+{
+	struct timespec now;
+	double dt;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	dt = (double)(now.tv_sec - r->tick.tv_sec) + (now.tv_nsec - r->tick.tv_nsec) / 1e9;
+	r->tick = now;
+	if (dt > 0)
+		r->seconds += dt < IDLE_CAP_SECONDS ? dt : IDLE_CAP_SECONDS;
 }
 
 static void *reader_enter(struct tui *t, const char *arg)
@@ -268,6 +386,7 @@ static void *reader_enter(struct tui *t, const char *arg)
 	int rc;
 
 	r->focus = -1;
+	r->quiz_focus = -1;
 	if (arg && str_starts(arg, "lesson:"))
 		rc = open_lesson(t, r, arg + strlen("lesson:"));
 	else if (arg && str_starts(arg, "exercise:"))
@@ -281,6 +400,7 @@ static void *reader_enter(struct tui *t, const char *arg)
 		return NULL;
 	}
 	load_answers(t, r);
+	load_reading(t, r);
 	relayout(t, r);
 	if (r->lesson && t->cfg->st) {
 		struct lesson_state ls = { 0, 0, 0 };
@@ -300,10 +420,59 @@ static void save_position(struct tui *t, struct reader *r)
 				  encode_position(r->lay->lines[r->top].anchor));
 }
 
+/* The lines of the text (the link list left out), and of those the lines
+ * of blocks viewed. */
+static void count_viewed(const struct reader *r, int *total, int *viewed)
+{
+	*total = *viewed = 0;
+	for (int i = 0; i < r->lay->nlines; i++) {
+		int b = line_block(r, i);
+
+		if (b < 0)
+			continue;
+		++*total;
+		*viewed += r->viewed[b] == '1';
+	}
+}
+
+static int quizzes_answered(const struct reader *r)
+{
+	int n = 0;
+
+	for (int q = 0; q < r->nquiz; q++)
+		n += r->quizzes[q].answers > 0;
+	return n;
+}
+
+/* Adds this visit's blocks and time to the store; the seconds already
+ * saved are not added twice. */
+static void save_reading(struct tui *t, struct reader *r)
+{
+	struct lesson_reading lr;
+	int total, viewed;
+
+	if (!r->lesson || !t->cfg->st)
+		return;
+	count_viewed(r, &total, &viewed);
+	lr.viewed = r->viewed;
+	lr.seconds = (int64_t)r->seconds - r->saved;
+	if (lr.seconds < 0)
+		lr.seconds = 0;
+	lr.read_percent = lesson_percent(viewed, total);
+	lr.quizzes = r->nquiz;
+	lr.quizzes_answered = quizzes_answered(r);
+	if (store_lesson_reading_add(t->cfg->st, r->lesson->id, &lr) == 0)
+		r->saved += lr.seconds;
+	else
+		tui_flash(t, "could not save your reading: %s", store_errmsg(t->cfg->st));
+}
+
 static void reader_leave(struct tui *t, void *state)
 {
 	struct reader *r = state;
 
+	tick(r);
+	save_reading(t, r);
 	save_position(t, r);
 	reader_free(r);
 }
@@ -322,7 +491,69 @@ static void paint_line(struct tui *t, const struct reader *r, int y, const struc
 	}
 }
 
-/* Overlays search matches and the focused link on the painted lines. */
+/* One past the last line on screen. */
+static int screen_end(const struct tui *t, const struct reader *r)
+{
+	int end = r->top + body_rows(t);
+
+	return end < r->lay->nlines ? end : r->lay->nlines;
+}
+
+static bool quiz_on_screen(const struct tui *t, const struct reader *r, int q)
+{
+	for (int i = r->top; i < screen_end(t, r); i++)
+		if (r->lay->lines[i].quiz == q)
+			return true;
+	return false;
+}
+
+static bool starts_quiz(const struct reader *r, int line)
+{
+	int q = r->lay->lines[line].quiz;
+
+	return q >= 0 && (line == 0 || r->lay->lines[line - 1].quiz != q);
+}
+
+/* The quiz digits answer: the focused one while it is on screen, else the
+ * first quiz whose question is on screen, else the first with any line on
+ * screen; -1 when no quiz is.  Never one out of sight. */
+static int target_quiz(const struct tui *t, const struct reader *r)
+{
+	int partial = -1;
+
+	if (r->quiz_focus >= 0 && quiz_on_screen(t, r, r->quiz_focus))
+		return r->quiz_focus;
+	for (int i = r->top; i < screen_end(t, r); i++) {
+		if (starts_quiz(r, i))
+			return r->lay->lines[i].quiz;
+		if (partial < 0)
+			partial = r->lay->lines[i].quiz;
+	}
+	return partial;
+}
+
+/* Marks the question of the quiz digits answer, unless a link has the
+ * focus (Enter then follows the link). */
+static void paint_quiz_focus(struct tui *t, const struct reader *r)
+{
+	int q = r->focus < 0 ? target_quiz(t, r) : -1;
+	int rows = body_rows(t);
+
+	for (int i = 0; q >= 0 && i < r->lay->nlines; i++) {
+		const struct doc_line *ln = &r->lay->lines[i];
+		int y = i - r->top + 1;
+
+		if (ln->quiz != q || ln->choice >= 0)
+			continue;
+		if (ln->anchor.offset != 0) /* past the question: explanation, answers */
+			break;
+		if (y >= 1 && y <= rows)
+			mvchgat(y, r->margin, ln->width, term_attr(UI_LINK_ON), 0, NULL);
+	}
+}
+
+/* Overlays search matches, the focused link and the quiz digits answer on
+ * the painted lines. */
 static void paint_overlays(struct tui *t, const struct reader *r)
 {
 	int rows = body_rows(t);
@@ -337,6 +568,7 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 		mvchgat(y, r->margin + m->col_start, m->col_end - m->col_start, term_attr(role),
 			0, NULL);
 	}
+	paint_quiz_focus(t, r);
 	if (r->focus >= 0) {
 		int link = r->lay->refs[r->focus].link;
 
@@ -353,17 +585,66 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 	}
 }
 
+void lesson_progress_text(char *buf, size_t size, int read_percent, int quizzes, int answered)
+{
+	if (quizzes > 0)
+		snprintf(buf, size, "read %d%% %s quizzes %d/%d", read_percent, term_glyph(GLYPH_DOT),
+			 answered, quizzes);
+	else
+		snprintf(buf, size, "read %d%%", read_percent);
+}
+
+void lesson_progress_of(struct tui *t, const char *lesson, char *buf, size_t size)
+{
+	struct lesson_reading lr;
+
+	buf[0] = '\0';
+	if (!t->cfg->st)
+		return;
+	if (store_lesson_reading_get(t->cfg->st, lesson, &lr) == 0 &&
+	    (lr.seconds > 0 || lr.read_percent > 0))
+		lesson_progress_text(buf, size, lr.read_percent, lr.quizzes, lr.quizzes_answered);
+	store_lesson_reading_free(&lr);
+}
+
+/* What the completion rule is given about this lesson right now. */
+static void lesson_facts(const struct tui *t, const struct reader *r, struct lesson_facts *f)
+{
+	memset(f, 0, sizeof *f);
+	count_viewed(r, &f->total_lines, &f->viewed_lines);
+	f->screen_rows = body_rows(t);
+	f->quizzes = r->nquiz;
+	f->quizzes_answered = quizzes_answered(r);
+	f->seconds = (int64_t)r->seconds;
+	f->pace = r->pace;
+	f->at_end = r->top + body_rows(t) >= r->lay->nlines;
+}
+
 static void draw_title(struct tui *t, const struct reader *r)
 {
-	char right[64];
+	char right[96], progress[64] = "";
 	int pct, rw;
 	int last = r->top + body_rows(t);
 
 	if (last > r->lay->nlines)
 		last = r->lay->nlines;
 	pct = r->lay->nlines ? last * 100 / r->lay->nlines : 100;
-	snprintf(right, sizeof right, "%s %d%%", r->completed ? term_glyph(GLYPH_CHECK) : " ", pct);
+	if (r->lesson) {
+		struct lesson_facts f;
+
+		lesson_facts(t, r, &f);
+		lesson_progress_text(progress, sizeof progress,
+				     lesson_percent(f.viewed_lines, f.total_lines), f.quizzes,
+				     f.quizzes_answered);
+	}
+	snprintf(right, sizeof right, "%s  %s %d%%", progress,
+		 r->completed ? term_glyph(GLYPH_CHECK) : " ", pct);
 	rw = tui_display_width(right);
+	if (rw > t->cols / 2) { /* a narrow window: the place only */
+		snprintf(right, sizeof right, "%s %d%%", r->completed ? term_glyph(GLYPH_CHECK) : " ",
+			 pct);
+		rw = tui_display_width(right);
+	}
 	term_fill_line(0, UI_TITLE);
 	term_role_on(UI_TITLE);
 	term_put(0, 1, r->title, t->cols - rw - 3);
@@ -371,33 +652,87 @@ static void draw_title(struct tui *t, const struct reader *r)
 	term_role_off(UI_TITLE);
 }
 
-/* The quiz whose lines are on screen first, or -1. */
-static int visible_quiz(const struct tui *t, const struct reader *r)
+/* "1,3": a set of choices in the numbers the screen shows. */
+static void choice_list(char *buf, size_t size, uint64_t set)
 {
-	int end = r->top + body_rows(t);
+	size_t used = 0;
 
-	for (int i = r->top; i < end && i < r->lay->nlines; i++)
-		if (r->lay->lines[i].quiz >= 0)
-			return r->lay->lines[i].quiz;
-	return -1;
+	buf[0] = '\0';
+	for (int c = 0; c < DOC_QUIZ_CHOICES && used < size; c++)
+		if (set >> c & 1)
+			used += (size_t)snprintf(buf + used, size - used, "%s%d", used ? "," : "", c + 1);
+}
+
+/* Names the quiz digits answer and what they do to it. */
+static void quiz_hint(char *hint, size_t size, const struct reader *r, int q)
+{
+	const struct doc_quiz *quiz = doc_quiz_get(r->doc, q);
+	const struct doc_quiz_state *s = &r->quizzes[q];
+	int n = quiz->nchoices < 9 ? quiz->nchoices : 9;
+	char ticked[64];
+
+	if (doc_quiz_is_multi(quiz) && s->picked) {
+		choice_list(ticked, sizeof ticked, s->picked);
+		snprintf(hint, size, "quiz %d: ticked %s  1-%d: tick  Enter: submit  ]/[: quizzes",
+			 q + 1, ticked, n);
+	} else if (doc_quiz_is_multi(quiz)) {
+		snprintf(hint, size, "quiz %d, all that apply: 1-%d tick, Enter submits  ]/[: quizzes",
+			 q + 1, n);
+	} else {
+		snprintf(hint, size, "quiz %d: press 1-%d to %s  ]/[: quizzes  ?: keys", q + 1, n,
+			 s->answers ? "answer again (the first answer counts)" : "answer");
+	}
+}
+
+/* What the lesson still needs, for its last screen. */
+static void completion_hint(char *hint, size_t size, const struct lesson_facts *f)
+{
+	int64_t need = lesson_seconds_needed(f->total_lines, f->screen_rows, f->pace) - f->seconds;
+	int pct = lesson_percent(f->viewed_lines, f->total_lines), left = f->quizzes - f->quizzes_answered;
+	char joint[16];
+	const char *sep = " ";
+	struct strbuf sb;
+
+	snprintf(joint, sizeof joint, " %s ", term_glyph(GLYPH_DOT));
+	sb_init(&sb);
+	sb_puts(&sb, "to complete:");
+	if (left > 0) {
+		sb_printf(&sb, "%sanswer %d more quiz%s", sep, left, left > 1 ? "zes" : "");
+		sep = joint;
+	}
+	if (pct < LESSON_VIEWED_PERCENT) {
+		sb_printf(&sb, "%sread %d%% (now %d%%)", sep, LESSON_VIEWED_PERCENT, pct);
+		sep = joint;
+	}
+	if (need > 0)
+		sb_printf(&sb, "%s%lld:%02lld more time", sep, (long long)(need / 60),
+			  (long long)(need % 60));
+	snprintf(hint, size, "%s", sb.s);
+	sb_free(&sb);
 }
 
 static void status_hint(struct tui *t, const struct reader *r)
 {
-	char hint[160];
-	int q = visible_quiz(t, r);
+	char hint[200];
+	int q = target_quiz(t, r);
+	bool search = r->query && *r->query && (r->searched || q < 0);
+	struct lesson_facts f;
 
+	/* With a quiz on screen, what digits do comes before the search,
+	 * except right after a search key. */
+	lesson_facts(t, r, &f);
 	if (r->focus >= 0)
 		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
 			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
-	else if (r->nmatches && r->query)
+	else if (search && r->nmatches)
 		snprintf(hint, sizeof hint, "\"%s\": match %d of %d  n/N: next/previous  ?: keys",
 			 r->query, r->match + 1, r->nmatches);
-	else if (r->query && *r->query)
+	else if (search)
 		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
-	else if (q >= 0 && r->answers[q] < 0)
-		snprintf(hint, sizeof hint, "quiz: press 1-%d to answer  ?: keys",
-			 doc_quiz_get(r->doc, q)->nchoices);
+	else if (q >= 0)
+		quiz_hint(hint, sizeof hint, r, q);
+	else if (r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f))
+		completion_hint(hint, sizeof hint, &f);
 	else
 		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
 			 r->lesson && r->lesson->n_reading ? "r: reading  " : "",
@@ -405,15 +740,36 @@ static void status_hint(struct tui *t, const struct reader *r)
 	tui_status(t, hint);
 }
 
-static void mark_complete_at_end(struct tui *t, struct reader *r)
+/* Marks the blocks whose lines are now all on screen, or have been. */
+static void mark_viewed(const struct tui *t, struct reader *r)
 {
+	for (int i = r->top; i < screen_end(t, r); i++) {
+		int b = line_block(r, i);
+
+		if (r->seen[i])
+			continue;
+		r->seen[i] = 1;
+		if (b >= 0 && --r->block_unseen[b] == 0)
+			r->viewed[b] = '1';
+	}
+}
+
+/* Completes the lesson when its end is on screen and the rule is met. */
+static void maybe_complete(struct tui *t, struct reader *r)
+{
+	struct lesson_facts f;
+
 	if (r->completed || !r->lesson || !t->cfg->st)
 		return;
-	if (r->top + body_rows(t) >= r->lay->nlines) {
-		if (store_lesson_complete(t->cfg->st, r->lesson->id) == 0) {
-			r->completed = 1;
-			tui_flash(t, "lesson complete");
-		}
+	lesson_facts(t, r, &f);
+	if (!lesson_may_complete(&f))
+		return;
+	save_reading(t, r);
+	if (store_lesson_complete(t->cfg->st, r->lesson->id) == 0) {
+		r->completed = 1;
+		tui_flash(t, "lesson complete");
+	} else {
+		tui_flash(t, "could not save: %s", store_errmsg(t->cfg->st));
 	}
 }
 
@@ -424,7 +780,9 @@ static void reader_draw(struct tui *t, void *state)
 
 	if (term_too_small(t, 8, DOC_MIN_WIDTH + 2))
 		return;
-	mark_complete_at_end(t, r);
+	tick(r);
+	mark_viewed(t, r);
+	maybe_complete(t, r);
 	erase();
 	draw_title(t, r);
 	for (int i = 0; i < rows && r->top + i < r->lay->nlines; i++)
@@ -564,28 +922,144 @@ static int follow_link(struct tui *t, struct reader *r)
 	return TUI_REDRAW;
 }
 
-static void answer_quiz(struct tui *t, struct reader *r, int choice)
+/* The first and last lines of quiz q; -1 when it has none. */
+static void quiz_lines(const struct reader *r, int q, int *first, int *last)
 {
-	int q = visible_quiz(t, r);
+	*first = *last = -1;
+	for (int i = 0; i < r->lay->nlines; i++) {
+		if (r->lay->lines[i].quiz != q)
+			continue;
+		if (*first < 0)
+			*first = i;
+		*last = i;
+	}
+}
+
+/* Brings quiz q into view, whole when it fits, and gives it the focus. */
+static void focus_quiz(struct tui *t, struct reader *r, int q)
+{
+	int first, last, rows = body_rows(t), above;
+
+	quiz_lines(r, q, &first, &last);
+	r->quiz_focus = q;
+	r->focus = -1;
+	if (first < 0 || (first >= r->top && last < r->top + rows))
+		return;
+	above = rows - (last - first + 1);
+	scroll_to(t, r, first - (above < rows / 3 ? (above > 0 ? above : 0) : rows / 3));
+}
+
+/* ] and [: the next or previous quiz from the one digits answer now, or,
+ * with none on screen, the first below (or last above) the screen. */
+static void next_quiz(struct tui *t, struct reader *r, int dir)
+{
+	int from = target_quiz(t, r), q = -1;
+
+	if (r->nquiz == 0) {
+		tui_flash(t, "no quizzes here");
+		return;
+	}
+	if (from >= 0) {
+		q = (from + dir + r->nquiz) % r->nquiz;
+	} else {
+		for (int i = 0; i < r->lay->nlines; i++) {
+			if (!starts_quiz(r, i))
+				continue;
+			if (dir > 0 && i >= r->top) {
+				q = r->lay->lines[i].quiz;
+				break;
+			}
+			if (dir < 0 && i < r->top)
+				q = r->lay->lines[i].quiz;
+		}
+		if (q < 0)
+			q = dir > 0 ? 0 : r->nquiz - 1;
+	}
+	focus_quiz(t, r, q);
+}
+
+/* Scrolls down as far as the end of quiz q, where an answer shows its
+ * explanation, keeping its question on screen. */
+static void reveal_quiz_end(struct tui *t, struct reader *r, int q)
+{
+	int first, last, rows = body_rows(t);
+
+	quiz_lines(r, q, &first, &last);
+	if (last >= r->top + rows)
+		scroll_to(t, r, last - rows + 1 < first ? last - rows + 1 : first);
+}
+
+/* Records an answer: the first one given is kept as the one that counts,
+ * a later one only as the latest. */
+static void submit_answer(struct tui *t, struct reader *r, int q, uint64_t choices)
+{
+	const struct doc_quiz *quiz = doc_quiz_get(r->doc, q);
+	struct doc_quiz_state *s = &r->quizzes[q];
+	bool right = choices == doc_quiz_right_set(quiz);
+
+	if (s->answers == 0) {
+		s->first = choices;
+		s->first_right = right;
+	}
+	s->latest = choices;
+	s->latest_right = right;
+	s->answers++;
+	s->picked = 0;
+	if (r->lesson && t->cfg->st &&
+	    store_quiz_submit(t->cfg->st, r->lesson->id, q, quiz->question, choices, right) != 0)
+		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
+	else if (s->answers == 1)
+		tui_flash(t, right ? "right" : "not quite: see the explanation");
+	else
+		tui_flash(t, "%s; your first answer, %s, is the one that counts",
+			  right ? "right this time" : "not quite", s->first_right ? "right" : "wrong");
+	relayout(t, r);
+	reveal_quiz_end(t, r, q);
+}
+
+/* A digit: answers the quiz on a one-answer quiz, ticks or unticks the
+ * choice on a choose-all quiz. */
+static void quiz_digit(struct tui *t, struct reader *r, int choice)
+{
+	int q = target_quiz(t, r);
 	const struct doc_quiz *quiz;
 
 	if (q < 0) {
-		tui_flash(t, "no quiz on screen");
+		tui_flash(t, r->nquiz ? "no quiz on screen: ] goes to the next one" : "no quizzes here");
 		return;
 	}
 	quiz = doc_quiz_get(r->doc, q);
 	if (choice >= quiz->nchoices) {
-		tui_flash(t, "this quiz has %d choices", quiz->nchoices);
+		tui_flash(t, "quiz %d has %d choices", q + 1, quiz->nchoices);
 		return;
 	}
-	r->answers[q] = choice;
-	if (r->lesson && t->cfg->st &&
-	    store_quiz_answer(t->cfg->st, r->lesson->id, q, quiz->question, choice,
-			      quiz->choices[choice].correct) != 0)
-		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
-	else
-		tui_flash(t, quiz->choices[choice].correct ? "right" : "not quite: see the explanation");
+	/* the quiz keeps the focus while its choices are ticked, and Enter
+	 * now means it rather than a link */
+	r->quiz_focus = q;
+	r->focus = -1;
+	if (!doc_quiz_is_multi(quiz)) {
+		submit_answer(t, r, q, UINT64_C(1) << choice);
+		return;
+	}
+	r->quizzes[q].picked ^= UINT64_C(1) << choice;
 	relayout(t, r);
+}
+
+/* Enter with no link focused: submits the ticked choices. */
+static void submit_ticked(struct tui *t, struct reader *r)
+{
+	int q = target_quiz(t, r);
+	const struct doc_quiz *quiz;
+
+	if (q < 0)
+		return;
+	quiz = doc_quiz_get(r->doc, q);
+	if (!doc_quiz_is_multi(quiz))
+		tui_flash(t, "quiz %d: press a digit to answer", q + 1);
+	else if (r->quizzes[q].picked == 0)
+		tui_flash(t, "quiz %d: tick at least one choice with the digits first", q + 1);
+	else
+		submit_answer(t, r, q, r->quizzes[q].picked);
 }
 
 /* A small list overlay: the table of contents or the reading items. */
@@ -792,6 +1266,8 @@ static int reader_key(struct tui *t, void *state, int ch)
 	int page = body_rows(t) > 2 ? body_rows(t) - 2 : 1;
 	MEVENT ev;
 
+	tick(r);
+	r->searched = ch == '/' || ch == 'n' || ch == 'N';
 	switch (ch) {
 	case 'q':
 	case 27:
@@ -850,15 +1326,26 @@ static int reader_key(struct tui *t, void *state, int ch)
 		next_match(t, r, -1);
 		break;
 	case '\t':
+		r->quiz_focus = -1;
 		next_link(t, r, 1);
 		break;
 	case KEY_BTAB:
+		r->quiz_focus = -1;
 		next_link(t, r, -1);
 		break;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		return follow_link(t, r);
+		if (r->focus >= 0)
+			return follow_link(t, r);
+		submit_ticked(t, r);
+		break;
+	case ']':
+		next_quiz(t, r, 1);
+		break;
+	case '[':
+		next_quiz(t, r, -1);
+		break;
 	case 'r':
 		reading_items(t, r);
 		break;
@@ -869,7 +1356,7 @@ static int reader_key(struct tui *t, void *state, int ch)
 		break;
 	default:
 		if (ch >= '1' && ch <= '9') {
-			answer_quiz(t, r, ch - '1');
+			quiz_digit(t, r, ch - '1');
 			break;
 		}
 		return TUI_NONE;

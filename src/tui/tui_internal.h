@@ -128,4 +128,11 @@ int tui_open_url(struct tui *t, const char *url);
 void tui_help(struct tui *t, const char *title, const char *const *lines);
 int tui_display_width(const char *s);
 
+/* reader.c: a lesson's progress in words, "read 60% · quizzes 1/3" (no
+ * quizzes part for a lesson without any), as the reader's title shows it. */
+void lesson_progress_text(char *buf, size_t size, int read_percent, int quizzes, int answered);
+/* The same for a lesson from the store, as of its last visit; "" for a
+ * lesson never read. */
+void lesson_progress_of(struct tui *t, const char *lesson, char *buf, size_t size);
+
 #endif

@@ -582,8 +582,112 @@ Test(doc_quiz, answered_quiz_shows_marks_and_explanation)
 			      "Quiz 1: What bounds a 1 GiB vector add on an H100?\n"
 			      "✗ 1) FP32 throughput\n"
 			      "✓ 2) DRAM bandwidth\n"
-			      "  → 12 bytes move for every FLOP.\n");
+			      "  → 12 bytes move for every FLOP.\n"
+			      "  Your answer: 1 (wrong)\n");
 	free(got);
+	doc_layout_free(l);
+	doc_free(doc);
+}
+
+static const char choose_all[] =
+	"```quiz\n"
+	"? Which move fewer bytes?\n"
+	"- [x] fusion\n"
+	"- [ ] more threads\n"
+	"- [x] a smaller type\n"
+	"> Only fewer bytes help.\n"
+	"```\n";
+
+Test(doc_quiz, right_set_and_choose_all)
+{
+	struct doc *one = parse(good_quiz), *all = parse(choose_all);
+
+	cr_expect_eq(doc_quiz_right_set(doc_quiz_get(one, 0)), 0x2u);
+	cr_expect(!doc_quiz_is_multi(doc_quiz_get(one, 0)));
+	cr_expect_eq(doc_quiz_right_set(doc_quiz_get(all, 0)), 0x5u);
+	cr_expect(doc_quiz_is_multi(doc_quiz_get(all, 0)));
+	doc_free(one);
+	doc_free(all);
+}
+
+static char *quiz_text(const char *md, const struct doc_quiz_state *s)
+{
+	struct doc *doc = parse(md);
+	struct doc_layout_opts o = {.width = 80, .quizzes = s, .nquizzes = 1};
+	struct doc_layout *l = doc_layout_with(doc, &o);
+	char *got = layout_text(l, false);
+
+	doc_layout_free(l);
+	doc_free(doc);
+	return got;
+}
+
+Test(doc_quiz, choose_all_shows_ticks_and_hides_the_answer)
+{
+	struct doc_quiz_state s = {.picked = 0x4};
+	char *got = quiz_text(choose_all, &s);
+
+	cr_expect_str_eq(got, "Quiz 1: Which move fewer bytes?\n"
+			      "  [ ] 1) fusion\n"
+			      "  [ ] 2) more threads\n"
+			      "  [x] 3) a smaller type\n");
+	free(got);
+}
+
+Test(doc_quiz, first_answer_shown_beside_the_latest)
+{
+	/* first: 1 alone (wrong); latest: 1 and 2 (wrong, 2 marked); 3 ticked */
+	struct doc_quiz_state s = {.picked = 0x4, .answers = 2, .first = 0x1, .first_right = false,
+				   .latest = 0x3, .latest_right = false};
+	char *got = quiz_text(choose_all, &s);
+
+	cr_expect_str_eq(got, "Quiz 1: Which move fewer bytes?\n"
+			      "✓ [ ] 1) fusion\n"
+			      "✗ [ ] 2) more threads\n"
+			      "✓ [x] 3) a smaller type\n"
+			      "  → Only fewer bytes help.\n"
+			      "  First answer: 1 (wrong); latest: 1,2 (wrong)\n");
+	free(got);
+
+	s = (struct doc_quiz_state){.answers = 1, .first = 0x5, .first_right = true,
+				    .latest = 0x5, .latest_right = true};
+	got = quiz_text(choose_all, &s);
+	cr_expect_str_eq(got, "Quiz 1: Which move fewer bytes?\n"
+			      "✓ [ ] 1) fusion\n"
+			      "  [ ] 2) more threads\n"
+			      "✓ [ ] 3) a smaller type\n"
+			      "  → Only fewer bytes help.\n"
+			      "  Your answer: 1,3 (right)\n");
+	free(got);
+
+	/* a one-answer quiz: the first answer right, a later one wrong */
+	s = (struct doc_quiz_state){.answers = 3, .first = 0x2, .first_right = true,
+				    .latest = 0x1, .latest_right = false};
+	got = quiz_text(good_quiz, &s);
+	cr_expect_str_eq(got, "Intro\n\n"
+			      "Quiz 1: What bounds a 1 GiB vector add on an H100?\n"
+			      "✗ 1) FP32 throughput\n"
+			      "✓ 2) DRAM bandwidth\n"
+			      "  → 12 bytes move for every FLOP.\n"
+			      "  First answer: 2 (right); latest: 1 (wrong)\n");
+	free(got);
+}
+
+Test(doc_quiz, answer_line_coloured_by_the_first_answer)
+{
+	struct doc *doc = parse(good_quiz);
+	struct doc_quiz_state s = {.answers = 2, .first = 0x1, .latest = 0x2, .latest_right = true};
+	struct doc_layout_opts o = {.width = 80, .quizzes = &s, .nquizzes = 1};
+	struct doc_layout *l = doc_layout_with(doc, &o);
+	const struct doc_span *sp = find_span(l, "First answer: 1 (wrong); latest: 2 (right)");
+	const struct doc_line *last = &l->lines[l->nlines - 1];
+
+	cr_assert_not_null(sp);
+	cr_expect_eq(sp->role, ROLE_QUIZ_WRONG);
+	/* the answer line belongs to its quiz, after its explanation */
+	cr_expect_eq(last->quiz, 0);
+	cr_expect_eq(last->choice, -1);
+	cr_expect_gt(last->anchor.offset, l->lines[l->nlines - 2].anchor.offset);
 	doc_layout_free(l);
 	doc_free(doc);
 }

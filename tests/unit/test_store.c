@@ -210,7 +210,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	cr_assert_str_eq(store_path(st), db);
 	cr_assert_eq(perm_bits(home), 0700u);
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 2);
+	cr_assert_eq(store_schema_version(st), 3);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	/* While open in WAL mode the side files exist; they must not be
 	 * readable by others either. */
@@ -220,7 +220,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	store_close(st);
 
 	sqlite3 *raw = raw_open(db);
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
 	sqlite3_close(raw);
 	free(home);
 	free(db);
@@ -255,7 +255,7 @@ Test(store, pragmas_in_effect)
 	cr_assert_str_eq(fk, "exercise|exercise|id\n");
 	free(fk);
 	fk = raw_dump(raw, "SELECT \"table\", \"from\", \"to\" FROM "
-		      "pragma_foreign_key_list('quiz_answer')");
+		      "pragma_foreign_key_list('quiz_attempt')");
 	cr_assert_str_eq(fk, "lesson|lesson|id\n");
 	free(fk);
 	free(mode);
@@ -522,54 +522,184 @@ Test(store, attempt_fields_order_and_limits)
 	free(home);
 }
 
-Test(store, quiz_answers)
+/* The answers of one quiz, with every field first set to garbage. */
+static struct quiz_answers answers_of(struct store *st, const char *lesson, int quiz,
+				      const char *question)
+{
+	struct quiz_answers a;
+
+	memset(&a, 0x5a, sizeof a);
+	cr_assert_eq(store_quiz_answers(st, lesson, quiz, question, &a), 0, "%s",
+		     store_errmsg(st));
+	return a;
+}
+
+static void assert_answers(struct quiz_answers a, int count, uint64_t first, int first_correct,
+			   uint64_t latest, int latest_correct)
+{
+	cr_assert_eq(a.count, count);
+	cr_assert_eq(a.first, first, "first %#llx", (unsigned long long)a.first);
+	cr_assert_eq(a.first_correct, first_correct);
+	cr_assert_eq(a.latest, latest, "latest %#llx", (unsigned long long)a.latest);
+	cr_assert_eq(a.latest_correct, latest_correct);
+}
+
+#define BIT(c) (UINT64_C(1) << (c))
+
+Test(store, quiz_first_answer_counts)
+{
+	char *home = tpath("home");
+	char *db = tpath("home/progress.db");
+	struct store *st = open_ok(home);
+
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 0, 0, 0, 0, 0);
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 0, "Q0", BIT(2), 1), 0);
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 1, "Q1", BIT(0), 0), 0);
+	cr_assert_eq(store_quiz_submit(st, "other", 0, "Q0", BIT(3), 0), 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 1, BIT(2), 1, BIT(2), 1);
+	assert_answers(answers_of(st, "gpu-memory", 1, "Q1"), 1, BIT(0), 0, BIT(0), 0);
+	assert_answers(answers_of(st, "other", 0, "Q0"), 1, BIT(3), 0, BIT(3), 0);
+	assert_answers(answers_of(st, "other", 1, "Q1"), 0, 0, 0, 0, 0);
+
+	/* Later answers are kept beside the first, never in its place; any
+	 * non-zero counts as correct. */
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 0, "Q0", BIT(1), 0), 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 2, BIT(2), 1, BIT(1), 0);
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 0, "Q0", BIT(0), 7), 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 3, BIT(2), 1, BIT(0), 1);
+
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", -1, "Q0", BIT(0), 0), -1);
+	cr_assert_not_null(strstr(store_errmsg(st), "negative quiz index"), "%s", store_errmsg(st));
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 0, "Q0", 0, 0), -1);
+	cr_assert_not_null(strstr(store_errmsg(st), "no choice"), "%s", store_errmsg(st));
+	cr_assert_eq(store_quiz_submit(st, "", 0, "Q0", BIT(0), 0), -1);
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 3, BIT(2), 1, BIT(0), 1);
+
+	/* The lesson changed: another question now sits at index 0, and the
+	 * answers given to the old one are not shown on it.  A NULL question
+	 * skips the comparison. */
+	assert_answers(answers_of(st, "gpu-memory", 0, "A new question"), 0, 0, 0, 0, 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, NULL), 3, BIT(2), 1, BIT(0), 1);
+	cr_assert_eq(store_quiz_submit(st, "gpu-memory", 0, "A new question", BIT(1), 0), 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, "A new question"), 1, BIT(1), 0, BIT(1), 0);
+	assert_answers(answers_of(st, "gpu-memory", 0, "Q0"), 3, BIT(2), 1, BIT(0), 1);
+	store_close(st);
+
+	/* Every answer is a row, in the order given, choices 0-based. */
+	sqlite3 *raw = raw_open(db);
+	char *rows = raw_dump(raw, "SELECT lesson, quiz, question, choices, correct"
+			      " FROM quiz_attempt ORDER BY id");
+	cr_assert_str_eq(rows, "gpu-memory|0|Q0|2|1\n"
+			       "gpu-memory|1|Q1|0|0\n"
+			       "other|0|Q0|3|0\n"
+			       "gpu-memory|0|Q0|1|0\n"
+			       "gpu-memory|0|Q0|0|1\n"
+			       "gpu-memory|0|A new question|1|0\n");
+	free(rows);
+	sqlite3_close(raw);
+	free(db);
+	free(home);
+}
+
+Test(store, quiz_answer_of_several_choices)
+{
+	char *home = tpath("home");
+	char *db = tpath("home/progress.db");
+	struct store *st = open_ok(home);
+	uint64_t set = BIT(0) | BIT(2) | BIT(63);
+	struct quiz_answers a;
+
+	cr_assert_eq(store_quiz_submit(st, "l", 3, "Which?", BIT(0) | BIT(2), 0), 0);
+	cr_assert_eq(store_quiz_submit(st, "l", 3, "Which?", set, 1), 0);
+	assert_answers(answers_of(st, "l", 3, "Which?"), 2, BIT(0) | BIT(2), 0, set, 1);
+	store_close(st);
+
+	sqlite3 *raw = raw_open(db);
+	char *rows = raw_dump(raw, "SELECT choices FROM quiz_attempt ORDER BY id");
+	cr_assert_str_eq(rows, "0,2\n0,2,63\n");
+	free(rows);
+	/* What no cudalab writes is reported, not guessed at. */
+	raw_exec(raw, "INSERT INTO quiz_attempt (lesson, quiz, choices, correct, at)"
+		 " VALUES ('l', 4, '64', 0, 1)");
+	sqlite3_close(raw);
+	st = open_ok(home);
+	cr_assert_eq(store_quiz_answers(st, "l", 4, NULL, &a), -1);
+	cr_assert_not_null(strstr(store_errmsg(st), "unreadable answer '64'"), "%s",
+			   store_errmsg(st));
+	cr_assert_eq(a.count, 0);
+	cr_assert_eq(a.first, 0);
+	assert_answers(answers_of(st, "l", 3, "Which?"), 2, BIT(0) | BIT(2), 0, set, 1);
+	store_close(st);
+	free(db);
+	free(home);
+}
+
+static void assert_reading(struct store *st, const char *lesson, const char *viewed,
+			   int64_t seconds, int percent, int quizzes, int answered)
+{
+	struct lesson_reading r;
+
+	memset(&r, 0x5a, sizeof r);
+	cr_assert_eq(store_lesson_reading_get(st, lesson, &r), 0, "%s", store_errmsg(st));
+	cr_assert_str_eq(r.viewed, viewed);
+	cr_assert_eq(r.seconds, seconds, "seconds %lld", (long long)r.seconds);
+	cr_assert_eq(r.read_percent, percent);
+	cr_assert_eq(r.quizzes, quizzes);
+	cr_assert_eq(r.quizzes_answered, answered);
+	store_lesson_reading_free(&r);
+}
+
+Test(store, lesson_reading_adds_up)
 {
 	char *home = tpath("home");
 	struct store *st = open_ok(home);
-	int choice = 5, correct = 5;
+	struct lesson_reading v = { .viewed = "0110", .seconds = 40, .read_percent = 50,
+				    .quizzes = 3, .quizzes_answered = 1 };
+	struct lesson_state ls;
 
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, -1);
+	assert_reading(st, "intro", "", 0, 0, 0, 0);
+	cr_assert_eq(store_lesson_reading_add(st, "intro", &v), 0, "%s", store_errmsg(st));
+	assert_reading(st, "intro", "0110", 40, 50, 3, 1);
 
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", 2, 1), 0);
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 1, "Q1", 0, 0), 0);
-	cr_assert_eq(store_quiz_answer(st, "other", 0, "Q0", 3, 0), 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, 2);
-	cr_assert_eq(correct, 1);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 1, "Q1", &choice, &correct), 0);
-	cr_assert_eq(choice, 0);
-	cr_assert_eq(correct, 0);
-	cr_assert_eq(store_quiz_get(st, "other", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, 3);
-	cr_assert_eq(correct, 0);
-	cr_assert_eq(store_quiz_get(st, "other", 1, "Q1", &choice, &correct), 0);
-	cr_assert_eq(choice, -1);
+	/* Time adds up; a block once viewed stays viewed, whatever the
+	 * length of the next visit's record; the summary is the latest. */
+	v = (struct lesson_reading){ .viewed = "100001", .seconds = 25, .read_percent = 45,
+				     .quizzes = 3, .quizzes_answered = 2 };
+	cr_assert_eq(store_lesson_reading_add(st, "intro", &v), 0, "%s", store_errmsg(st));
+	assert_reading(st, "intro", "111001", 65, 45, 3, 2);
+	v = (struct lesson_reading){ .viewed = "01", .seconds = 0, .read_percent = 100 };
+	cr_assert_eq(store_lesson_reading_add(st, "intro", &v), 0, "%s", store_errmsg(st));
+	assert_reading(st, "intro", "111001", 65, 100, 0, 0);
+	v.viewed = NULL;
+	cr_assert_eq(store_lesson_reading_add(st, "intro", &v), 0, "%s", store_errmsg(st));
+	assert_reading(st, "intro", "111001", 65, 100, 0, 0);
 
-	/* A second answer replaces the first; any non-zero counts as correct. */
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", 1, 7), 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, 1);
-	cr_assert_eq(correct, 1);
+	/* Recording a visit neither completes the lesson nor moves it. */
+	cr_assert_eq(store_lesson_set_position(st, "intro", 9), 0);
+	cr_assert_eq(store_lesson_reading_add(st, "intro", &v), 0);
+	cr_assert_eq(store_lesson_get(st, "intro", &ls), 0);
+	cr_assert_eq(ls.completed, 0);
+	cr_assert_eq(ls.position, 9);
 
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", -1, "Q0", 0, 0), -1);
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "Q0", -2, 0), -1);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, 1);
+	/* Bad values are refused and change nothing. */
+	static const struct lesson_reading bad[] = {
+		{ .viewed = "01x", .seconds = 5 },
+		{ .viewed = "", .seconds = -1 },
+		{ .viewed = "", .read_percent = 101 },
+		{ .viewed = "", .read_percent = -1 },
+		{ .viewed = "", .quizzes = 2, .quizzes_answered = 3 },
+		{ .viewed = "", .quizzes = -1 },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cr_assert_eq(store_lesson_reading_add(st, "intro", &bad[i]), -1, "bad %zu", i);
+		cr_assert_neq(store_errmsg(st)[0], '\0');
+		assert_reading(st, "intro", "111001", 65, 100, 0, 0);
+	}
+	cr_assert_eq(store_lesson_reading_add(st, "", &v), -1);
+	store_close(st);
 
-	/* The lesson changed: another question now sits at index 0, and the
-	 * answer given to the old one is not shown on it.  A NULL question
-	 * skips the comparison. */
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "A new question", &choice, &correct), 0);
-	cr_assert_eq(choice, -1);
-	cr_assert_eq(correct, 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, NULL, &choice, &correct), 0);
-	cr_assert_eq(choice, 1);
-	cr_assert_eq(store_quiz_answer(st, "gpu-memory", 0, "A new question", 0, 0), 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "A new question", &choice, &correct), 0);
-	cr_assert_eq(choice, 0);
-	cr_assert_eq(store_quiz_get(st, "gpu-memory", 0, "Q0", &choice, &correct), 0);
-	cr_assert_eq(choice, -1);
+	st = open_ok(home);
+	assert_reading(st, "intro", "111001", 65, 100, 0, 0);
 	store_close(st);
 	free(home);
 }
@@ -582,7 +712,7 @@ Test(store, persists_across_reopen)
 	struct exercise_state es;
 	struct attempt *list;
 	size_t n;
-	int seen, choice, correct;
+	int seen;
 
 	cr_assert_eq(store_item_set(st, "dettmers", ITEM_DONE), 0);
 	cr_assert_eq(store_item_set(st, "flash", ITEM_READING), 0);
@@ -590,7 +720,8 @@ Test(store, persists_across_reopen)
 	cr_assert_eq(store_lesson_complete(st, "intro"), 0);
 	cr_assert_eq(store_hint_seen(st, "saxpy", &seen), 0);
 	add_attempt(st, "saxpy", "pass", 0.75, 1234, "beef");
-	cr_assert_eq(store_quiz_answer(st, "intro", 4, "Why?", 1, 1), 0);
+	cr_assert_eq(store_quiz_submit(st, "intro", 4, "Why?", BIT(1), 1), 0);
+	cr_assert_eq(store_quiz_submit(st, "intro", 4, "Why?", BIT(0), 0), 0);
 	store_close(st);
 
 	st = open_ok(home);
@@ -610,9 +741,7 @@ Test(store, persists_across_reopen)
 	cr_assert_eq(list[0].at, 1234);
 	cr_assert_str_eq(list[0].source_hash, "beef");
 	store_attempts_free(list, n);
-	cr_assert_eq(store_quiz_get(st, "intro", 4, "Why?", &choice, &correct), 0);
-	cr_assert_eq(choice, 1);
-	cr_assert_eq(correct, 1);
+	assert_answers(answers_of(st, "intro", 4, "Why?"), 2, BIT(1), 1, BIT(0), 0);
 	store_close(st);
 	free(home);
 }
@@ -624,10 +753,10 @@ static void assert_tables(const char *db)
 	sqlite3 *raw = raw_open(db);
 	char *names = raw_dump(raw, "SELECT name FROM sqlite_master WHERE type = 'table'"
 			       " AND name IN ('item', 'lesson', 'exercise', 'attempt',"
-			       " 'quiz_answer') ORDER BY name");
+			       " 'quiz_answer', 'quiz_attempt') ORDER BY name");
 
-	cr_assert_str_eq(names, "attempt\nexercise\nitem\nlesson\nquiz_answer\n");
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
+	cr_assert_str_eq(names, "attempt\nexercise\nitem\nlesson\nquiz_attempt\n");
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
 	free(names);
 	sqlite3_close(raw);
 }
@@ -640,7 +769,7 @@ Test(store, migrates_empty_file)
 	cr_assert_eq(mkdir(home, 0700), 0);
 	write_bytes(db, "", 0, 0600);
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 2);
+	cr_assert_eq(store_schema_version(st), 3);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
 	store_close(st);
@@ -661,7 +790,7 @@ Test(store, migrates_version_0_database)
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 2);
+	cr_assert_eq(store_schema_version(st), 3);
 	add_attempt(st, "e", "pass", 2, 0, "h");
 	store_close(st);
 	assert_tables(db);
@@ -751,18 +880,18 @@ Test(store, version_1_database_migrates_keeping_every_row)
 	struct exercise_state es;
 	struct attempt *list;
 	size_t n;
-	int choice, correct;
 
 	cr_assert_eq(mkdir(home, 0700), 0);
 	sqlite3 *raw = raw_open(db);
 	raw_exec(raw, v1_schema);
 	raw_exec(raw, v1_rows);
 	char *schema_before = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				       " WHERE name <> 'quiz_answer' ORDER BY name");
+				       " WHERE tbl_name NOT IN ('quiz_answer', 'lesson')"
+				       " ORDER BY name");
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 2);
+	cr_assert_eq(store_schema_version(st), 3);
 	assert_item(st, "x", ITEM_DONE);
 	assert_item(st, "y", ITEM_READING);
 	cr_assert_eq(store_lesson_get(st, "l1", &ls), 0);
@@ -782,31 +911,139 @@ Test(store, version_1_database_migrates_keeping_every_row)
 	cr_assert_lt(list[1].median_ms, 0);
 	store_attempts_free(list, n);
 	/* An answer from before questions were kept holds for any question. */
-	cr_assert_eq(store_quiz_get(st, "l1", 0, "Whatever is there now", &choice, &correct), 0);
-	cr_assert_eq(choice, 2);
-	cr_assert_eq(correct, 1);
+	assert_answers(answers_of(st, "l1", 0, "Whatever is there now"), 1, BIT(2), 1, BIT(2), 1);
+	assert_reading(st, "l1", "", 0, 0, 0, 0);
 	add_attempt(st, "e", "pass", 1.0, 1700000040, "cc");
 	cr_assert_eq(store_exercise_get(st, "e", &es), 0);
 	cr_assert_float_eq(es.best_ms, 1.0, 1e-12);
 	cr_assert_eq(es.attempts, 3);
 	store_close(st);
 
-	/* Only quiz_answer changed: it gained the question column. */
+	/* Only the quiz answers and the lessons changed: each answer is now an
+	 * attempt, and lessons gained their reading record. */
 	raw = raw_open(db);
 	char *schema_after = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				      " WHERE name <> 'quiz_answer' ORDER BY name");
-	char *cols = raw_dump(raw, "SELECT name FROM pragma_table_info('quiz_answer')");
-	char *rows = raw_dump(raw, "SELECT lesson, quiz, choice, correct, at,"
-			      " question IS NULL FROM quiz_answer");
+				      " WHERE tbl_name NOT IN ('quiz_attempt', 'lesson')"
+				      " ORDER BY name");
+	char *rows = raw_dump(raw, "SELECT lesson, quiz, question, choices, correct, at"
+			      " FROM quiz_attempt");
+	char *lessons = raw_dump(raw, "SELECT * FROM lesson");
 	cr_assert_str_eq(schema_after, schema_before);
-	cr_assert_str_eq(cols, "lesson\nquiz\nchoice\ncorrect\nat\nquestion\n");
-	cr_assert_str_eq(rows, "l1|0|2|1|1700000030|1\n");
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
+	cr_assert_str_eq(rows, "l1|0|NULL|2|1|1700000030\n");
+	cr_assert_str_eq(lessons, "l1|7|1|1700000002||0|0|0|0\n");
+	cr_assert_eq(raw_int(raw, "SELECT count(*) FROM sqlite_master WHERE name = 'quiz_answer'"),
+		     0);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
 	sqlite3_close(raw);
 	free(schema_before);
 	free(schema_after);
-	free(cols);
 	free(rows);
+	free(lessons);
+	free(db);
+	free(home);
+}
+
+/* Schema version 2 as released: version 1 with the question an answer
+ * answered.  The answer of lesson 'gone' has no lesson row, as a file
+ * written without foreign keys could hold. */
+static void write_v2(sqlite3 *raw)
+{
+	raw_exec(raw, v1_schema);
+	raw_exec(raw, "ALTER TABLE quiz_answer ADD COLUMN question TEXT;"
+		 "PRAGMA user_version = 2;"
+		 "INSERT INTO item VALUES ('x', 'done', 1700000000);"
+		 "INSERT INTO lesson VALUES ('l1', 7, 1, 1700000002);"
+		 "INSERT INTO lesson VALUES ('l2', 3, 0, 1700000003);"
+		 "INSERT INTO quiz_answer VALUES ('l2', 1, 1, 0, 1700000050, 'Other?');"
+		 "INSERT INTO quiz_answer VALUES ('l1', 0, 2, 1, 1700000030, 'Q?');"
+		 "INSERT INTO quiz_answer VALUES ('l1', 3, 0, 0, 1700000040, NULL);"
+		 "INSERT INTO quiz_answer VALUES ('gone', 0, 4, 0, 1700000060, 'Lost?');");
+}
+
+Test(store, version_2_database_migrates_keeping_every_answer)
+{
+	char *home = tpath("home");
+	char *db = tpath("home/progress.db");
+	struct lesson_state ls;
+
+	cr_assert_eq(mkdir(home, 0700), 0);
+	sqlite3 *raw = raw_open(db);
+	write_v2(raw);
+	sqlite3_close(raw);
+
+	struct store *st = open_ok(home);
+	cr_assert_eq(store_schema_version(st), 3);
+	assert_item(st, "x", ITEM_DONE);
+	cr_assert_eq(store_lesson_get(st, "l1", &ls), 0);
+	cr_assert_eq(ls.position, 7);
+	cr_assert_eq(ls.completed, 1);
+	cr_assert_eq(store_lesson_get(st, "l2", &ls), 0);
+	cr_assert_eq(ls.position, 3);
+	cr_assert_eq(ls.completed, 0);
+	assert_answers(answers_of(st, "l1", 0, "Q?"), 1, BIT(2), 1, BIT(2), 1);
+	assert_answers(answers_of(st, "l1", 0, "Another question"), 0, 0, 0, 0, 0);
+	assert_answers(answers_of(st, "l1", 3, "Anything"), 1, BIT(0), 0, BIT(0), 0);
+	assert_answers(answers_of(st, "l2", 1, "Other?"), 1, BIT(1), 0, BIT(1), 0);
+	assert_answers(answers_of(st, "gone", 0, "Lost?"), 1, BIT(4), 0, BIT(4), 0);
+	cr_assert_eq(store_lesson_get(st, "gone", &ls), 0);
+	cr_assert_eq(ls.completed, 0);
+	assert_reading(st, "l2", "", 0, 0, 0, 0);
+	/* The migrated answer stays the first; a new one comes after it. */
+	cr_assert_eq(store_quiz_submit(st, "l1", 0, "Q?", BIT(1), 0), 0);
+	assert_answers(answers_of(st, "l1", 0, "Q?"), 2, BIT(2), 1, BIT(1), 0);
+	store_close(st);
+
+	raw = raw_open(db);
+	char *rows = raw_dump(raw, "SELECT lesson, quiz, question, choices, correct,"
+			      " CASE WHEN at > 1700000060 THEN 'now' ELSE at END"
+			      " FROM quiz_attempt ORDER BY id");
+	cr_assert_str_eq(rows, "l1|0|Q?|2|1|1700000030\n"
+			       "l1|3|NULL|0|0|1700000040\n"
+			       "l2|1|Other?|1|0|1700000050\n"
+			       "gone|0|Lost?|4|0|1700000060\n"
+			       "l1|0|Q?|1|0|now\n");
+	char *fk = raw_dump(raw, "PRAGMA foreign_key_check");
+	cr_assert_str_eq(fk, "");
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
+	free(fk);
+	free(rows);
+	sqlite3_close(raw);
+	free(db);
+	free(home);
+}
+
+Test(store, failed_step_from_version_2_leaves_the_file_as_it_was)
+{
+	char *home = tpath("home");
+	char *db = tpath("home/progress.db");
+	char *warning = NULL, *err = NULL;
+
+	/* A table in the way makes the step fail; the answers, the lessons and
+	 * the version stay as they were. */
+	cr_assert_eq(mkdir(home, 0700), 0);
+	sqlite3 *raw = raw_open(db);
+	write_v2(raw);
+	raw_exec(raw, "CREATE TABLE quiz_attempt (x);");
+	char *before = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master ORDER BY name");
+	sqlite3_close(raw);
+
+	cr_assert_null(store_open(home, &warning, &err));
+	cr_assert_null(warning);
+	cr_assert_not_null(err);
+	cr_assert_not_null(strstr(err, "schema version 3"), "%s", err);
+	cr_assert_not_null(strstr(err, "quiz_attempt"), "%s", err);
+	free(err);
+
+	raw = raw_open(db);
+	char *after = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master ORDER BY name");
+	char *rows = raw_dump(raw, "SELECT lesson, quiz, choice FROM quiz_answer ORDER BY at");
+	cr_assert_str_eq(after, before);
+	cr_assert_str_eq(rows, "l1|0|2\nl1|3|0\nl2|1|1\ngone|0|4\n");
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 2);
+	free(before);
+	free(after);
+	free(rows);
+	sqlite3_close(raw);
 	free(db);
 	free(home);
 }
@@ -993,7 +1230,7 @@ static void check_recovery(const char *home, const char *bytes, size_t len)
 	cr_assert_eq(memcmp(kept, bytes, len), 0);
 
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 2);
+	cr_assert_eq(store_schema_version(st), 3);
 	assert_item(st, "x", ITEM_UNREAD);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
