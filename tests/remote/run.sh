@@ -254,7 +254,7 @@ slurm_check() {
 
 slurm_queue_and_cancel() {
 	config "slurm_gpus = none" "slurm_args = --partition=debug"
-	blocker=$(sbatch --parsable -n "$(nproc)" --wrap "sleep 120")
+	blocker=$(sbatch --parsable --output=/dev/null -n "$(nproc)" --wrap "sleep 120")
 	i=0
 	until [ "$(squeue -h -j "$blocker" -o %T 2>/dev/null)" = RUNNING ] || [ $i -gt 100 ]; do
 		sleep 0.2
