@@ -172,6 +172,7 @@ struct run_request {
 	void *progress_ctx;
 	const volatile sig_atomic_t *cancel;
 	const struct run_remote *remote; /* for BACKEND_SSH and BACKEND_SLURM */
+	int scratch;               /* source is not the learner's copy: a scratch attempt */
 };
 
 /* Where a remote check runs and how it is started. */

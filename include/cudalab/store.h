@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 enum item_status { ITEM_UNREAD, ITEM_READING, ITEM_DONE };
 
@@ -41,11 +41,14 @@ struct attempt {
 	char *exercise;
 	int64_t at;        /* unix time */
 	char *mode;        /* "check" or "bench" */
-	char *backend;     /* "gpu" or "simt" */
-	char *status;      /* pass, wrong, compile_error, runtime_error, timeout */
+	char *backend;     /* "gpu", "simt", "ssh:HOST" or "slurm" */
+	char *status;      /* pass, wrong, hazard, compile_error, runtime_error, timeout */
 	char *source_hash; /* hex digest of the learner's source */
 	double median_ms;  /* < 0 when not timed */
 	char *result_json; /* the full result, may be NULL */
+	int scratch;       /* a check of another file than the learner's copy
+			    * (--file): kept apart from the exercise's history,
+			    * status and best time */
 };
 
 /* Opens (creating when needed) home/progress.db: home is made 0700 and the
@@ -85,10 +88,13 @@ int store_hint_seen(struct store *st, const char *ex, int *seen);
 /* Appends an attempt (a->id and a->at are filled in when 0) and updates the
  * exercise's status and best time in the same transaction. */
 int store_attempt_add(struct store *st, struct attempt *a);
-/* Up to max most recent attempts of ex, newest first; free with
- * store_attempts_free. */
+/* Up to max most recent attempts of ex (not the scratch ones), newest
+ * first; free with store_attempts_free. */
 int store_attempts(struct store *st, const char *ex, size_t max,
 		   struct attempt **out, size_t *n);
+/* The scratch attempts of ex, newest first, as store_attempts. */
+int store_scratch_attempts(struct store *st, const char *ex, size_t max,
+			   struct attempt **out, size_t *n);
 void store_attempts_free(struct attempt *a, size_t n);
 
 /* How far the learner is through a lesson, beyond its position: what the

@@ -377,6 +377,20 @@ static void show_phase(void *ctx, const char *phase)
 	fprintf(stderr, "%s...\n", phase);
 }
 
+/* Whether file is something else than the learner's copy of ex: a check
+ * of it is a scratch attempt. */
+static int is_scratch(struct cli *c, const struct exercise *ex, const char *file)
+{
+	char *copy = xasprintf("%s/work/%s/kernel.cu", c->home, ex->id);
+	char *a = realpath(copy, NULL), *b = realpath(file, NULL);
+	int scratch = !a || !b || strcmp(a, b) != 0;
+
+	free(copy);
+	free(a);
+	free(b);
+	return scratch;
+}
+
 int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise *ex,
 	       const char *file, enum run_mode mode, const volatile sig_atomic_t *cancel)
 {
@@ -403,6 +417,7 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	req.timeout_s = o->timeout_s;
 	req.seed = o->seed;
 	req.st = cli_store(c);
+	req.scratch = is_scratch(c, ex, file);
 	req.cancel = cancel;
 	req.remote = &remote;
 	if (!o->json && isatty(STDERR_FILENO))

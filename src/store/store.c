@@ -104,6 +104,11 @@ static const char *const migrations[] = {
 	" CHECK (quizzes >= 0);"
 	"ALTER TABLE lesson ADD COLUMN quizzes_answered INTEGER NOT NULL DEFAULT 0"
 	" CHECK (quizzes_answered >= 0);",
+	/* 3 -> 4: a check of some other file than the learner's copy
+	 * (cudalab check --file) is a scratch attempt: kept, but apart from
+	 * the exercise's history, status and best time. */
+	"ALTER TABLE attempt ADD COLUMN scratch INTEGER NOT NULL DEFAULT 0"
+	" CHECK (scratch IN (0, 1));",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -166,11 +171,12 @@ static const char *const stmt_sql[S_COUNT] = {
 			"  THEN ?3 ELSE best_ms END"
 			" WHERE id = ?1",
 	[S_ATTEMPT_ADD] = "INSERT INTO attempt (id, exercise, at, mode, backend,"
-			  " status, source_hash, median_ms, result_json)"
-			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+			  " status, source_hash, median_ms, result_json, scratch)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
 	[S_ATTEMPTS] = "SELECT id, exercise, at, mode, backend, status,"
-		       " source_hash, median_ms, result_json FROM attempt"
-		       " WHERE exercise = ?1 ORDER BY at DESC, id DESC LIMIT ?2",
+		       " source_hash, median_ms, result_json, scratch FROM attempt"
+		       " WHERE exercise = ?1 AND scratch = ?3"
+		       " ORDER BY at DESC, id DESC LIMIT ?2",
 	[S_READING_GET] = "SELECT viewed, seconds, read_percent, quizzes,"
 			  " quizzes_answered FROM lesson WHERE id = ?1",
 	/* ?3 is added: time spent in two processes at once is all kept. */
@@ -988,6 +994,7 @@ static int insert_attempt(struct store *st, const struct attempt *a)
 	bind_text(st, s, 7, a->source_hash);
 	bind_ms(st, s, 8, a->median_ms);
 	bind_text(st, s, 9, a->result_json);
+	bind_int(st, s, 10, a->scratch ? 1 : 0);
 	return run(st, s);
 }
 
@@ -1005,8 +1012,9 @@ int store_attempt_add(struct store *st, struct attempt *a)
 	rc = ensure_exercise(st, a->exercise);
 	if (rc == 0)
 		rc = insert_attempt(st, a);
-	if (rc == 0) {
+	if (rc == 0)
 		id = sqlite3_last_insert_rowid(st->db);
+	if (rc == 0 && !a->scratch) {
 		bind_text(st, S_EX_RECORD, 1, a->exercise);
 		bind_text(st, S_EX_RECORD, 2, a->status);
 		bind_ms(st, S_EX_RECORD, 3, a->median_ms);
@@ -1029,10 +1037,26 @@ static void attempt_read(sqlite3_stmt *q, struct attempt *a)
 	a->source_hash = column_dup(q, 6);
 	a->median_ms = column_ms(q, 7);
 	a->result_json = column_dup(q, 8);
+	a->scratch = sqlite3_column_int(q, 9) != 0;
 }
+
+static int attempts_query(struct store *st, const char *ex, size_t max, int scratch,
+			  struct attempt **out, size_t *n);
 
 int store_attempts(struct store *st, const char *ex, size_t max,
 		   struct attempt **out, size_t *n)
+{
+	return attempts_query(st, ex, max, 0, out, n);
+}
+
+int store_scratch_attempts(struct store *st, const char *ex, size_t max,
+			   struct attempt **out, size_t *n)
+{
+	return attempts_query(st, ex, max, 1, out, n);
+}
+
+static int attempts_query(struct store *st, const char *ex, size_t max, int scratch,
+			  struct attempt **out, size_t *n)
 {
 	struct attempt *list = NULL;
 	size_t len = 0, cap = 0;
@@ -1046,6 +1070,7 @@ int store_attempts(struct store *st, const char *ex, size_t max,
 		return 0;
 	bind_text(st, S_ATTEMPTS, 1, ex);
 	bind_int(st, S_ATTEMPTS, 2, max > INT64_MAX ? INT64_MAX : (int64_t)max);
+	bind_int(st, S_ATTEMPTS, 3, scratch);
 	while ((rc = fetch(st, S_ATTEMPTS)) > 0) {
 		xgrow((void **)&list, &cap, len + 1, sizeof *list);
 		attempt_read(st->stmt[S_ATTEMPTS], &list[len++]);

@@ -38,7 +38,7 @@ t2=$(screen | grep -o 'case n=1, seed [0-9]* · [0-9.]* s')
 keys q
 pgrep -f "$HOME_DIR/cache/" >/dev/null
 keys Escape
-wait_for "cancelled: the check was stopped" 10
+wait_for "cancelled: the check was stopped" 30
 sleep 0.5
 screen | grep -qF "Exercise: Vector add"
 ! pgrep -f "$HOME_DIR/cache/" >/dev/null
@@ -46,11 +46,11 @@ screen | grep -qF "Exercise: Vector add"
 keys c
 wait_for "check: running case n=1" 60
 keys C-c
-wait_for "cancelled: the check was stopped" 10
+wait_for "cancelled: the check was stopped" 30
 screen | grep -qF "Exercise: Vector add"
 ! pgrep -f "$HOME_DIR/cache/" >/dev/null
 # nothing was recorded
 cli list exercises --json | tr -d ' \t\n' | grep -q '"id":"vector-add","[^}]*"status":"new"'
 keys q
 keys q
-wait_for "EXITED-0"
+wait_for "EXITED-0" 30

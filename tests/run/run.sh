@@ -239,17 +239,26 @@ json_shape() {
 }
 
 attempts_are_recorded() {
-	# Every check so far went to the store; the last was a pass.
+	# Every check so far went to the store: those of --file as scratch
+	# attempts, which leave the exercise as it was; a pass of the learner's
+	# own copy passes it.
+	cl list exercises --json
+	json_expect "[e['status'] for e in d if e['id'] == 'square'] == ['attempted']"
+	cp "$SQ/solution.cu" "$WORK"
+	cl check square
+	cp "$SQ/kernel.cu" "$WORK"
 	cl list exercises --json
 	json_expect "[e['status'] for e in d if e['id'] == 'square'] == ['passed']"
 	python3 -c 'import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-rows = db.execute("select mode, backend, status, source_hash, result_json from attempt"
-                  " where exercise = ?", ("square",)).fetchall()
+rows = db.execute("select mode, backend, status, source_hash, result_json, scratch"
+                  " from attempt where exercise = ?", ("square",)).fetchall()
 kinds = {r[2] for r in rows}
 want = {"pass", "wrong", "compile_error", "runtime_error", "timeout"}
 ok = want <= kinds and all(r[0] == "check" and r[1] == "gpu" and len(r[3]) == 16
                            and r[4].startswith("{") for r in rows)
+own = [r[2] for r in rows if r[5] == 0]
+ok = ok and "pass" in own and any(r[5] == 1 for r in rows)
 sys.exit(0 if ok else 1)' "$CUDALAB_HOME/progress.db" || note "attempt rows are not as expected"
 }
 
@@ -573,7 +582,14 @@ solution_only_after_a_pass() {
 	expect_rc 0
 	expect_out "SOLUTION-MARKER"
 	expect_err "warning"
+	# a pass of some other file (a scratch attempt) does not count
 	clenv CUDALAB_HOME="$home" "$BIN" check square --file "$SQ/solution.cu"
+	expect_rc 0
+	clenv CUDALAB_HOME="$home" "$BIN" solution square
+	expect_rc 1
+	mkdir -p "$home/work/square"
+	cp "$SQ/solution.cu" "$home/work/square/kernel.cu"
+	clenv CUDALAB_HOME="$home" "$BIN" check square
 	clenv CUDALAB_HOME="$home" "$BIN" solution square
 	expect_rc 0
 	expect_out "SOLUTION-MARKER"

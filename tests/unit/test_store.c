@@ -210,7 +210,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	cr_assert_str_eq(store_path(st), db);
 	cr_assert_eq(perm_bits(home), 0700u);
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	/* While open in WAL mode the side files exist; they must not be
 	 * readable by others either. */
@@ -220,7 +220,7 @@ Test(store, fresh_home_dir_and_file_modes)
 	store_close(st);
 
 	sqlite3 *raw = raw_open(db);
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	sqlite3_close(raw);
 	free(home);
 	free(db);
@@ -756,7 +756,7 @@ static void assert_tables(const char *db)
 			       " 'quiz_answer', 'quiz_attempt') ORDER BY name");
 
 	cr_assert_str_eq(names, "attempt\nexercise\nitem\nlesson\nquiz_attempt\n");
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	free(names);
 	sqlite3_close(raw);
 }
@@ -769,7 +769,7 @@ Test(store, migrates_empty_file)
 	cr_assert_eq(mkdir(home, 0700), 0);
 	write_bytes(db, "", 0, 0600);
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
 	store_close(st);
@@ -790,7 +790,7 @@ Test(store, migrates_version_0_database)
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	add_attempt(st, "e", "pass", 2, 0, "h");
 	store_close(st);
 	assert_tables(db);
@@ -886,12 +886,12 @@ Test(store, version_1_database_migrates_keeping_every_row)
 	raw_exec(raw, v1_schema);
 	raw_exec(raw, v1_rows);
 	char *schema_before = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				       " WHERE tbl_name NOT IN ('quiz_answer', 'lesson')"
+				       " WHERE tbl_name NOT IN ('quiz_answer', 'lesson', 'attempt')"
 				       " ORDER BY name");
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	assert_item(st, "x", ITEM_DONE);
 	assert_item(st, "y", ITEM_READING);
 	cr_assert_eq(store_lesson_get(st, "l1", &ls), 0);
@@ -919,12 +919,14 @@ Test(store, version_1_database_migrates_keeping_every_row)
 	cr_assert_eq(es.attempts, 3);
 	store_close(st);
 
-	/* Only the quiz answers and the lessons changed: each answer is now an
-	 * attempt, and lessons gained their reading record. */
+	/* Only the quiz answers, the lessons and the attempts changed: each
+	 * answer is now an attempt, lessons gained their reading record, and
+	 * the attempts kept so far are none of them scratch attempts. */
 	raw = raw_open(db);
 	char *schema_after = raw_dump(raw, "SELECT type, name, sql FROM sqlite_master"
-				      " WHERE tbl_name NOT IN ('quiz_attempt', 'lesson')"
+				      " WHERE tbl_name NOT IN ('quiz_attempt', 'lesson', 'attempt')"
 				      " ORDER BY name");
+	cr_assert_eq(raw_int(raw, "SELECT count(*) FROM attempt WHERE scratch = 0"), 3);
 	char *rows = raw_dump(raw, "SELECT lesson, quiz, question, choices, correct, at"
 			      " FROM quiz_attempt");
 	char *lessons = raw_dump(raw, "SELECT * FROM lesson");
@@ -933,7 +935,7 @@ Test(store, version_1_database_migrates_keeping_every_row)
 	cr_assert_str_eq(lessons, "l1|7|1|1700000002||0|0|0|0\n");
 	cr_assert_eq(raw_int(raw, "SELECT count(*) FROM sqlite_master WHERE name = 'quiz_answer'"),
 		     0);
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	sqlite3_close(raw);
 	free(schema_before);
 	free(schema_after);
@@ -972,7 +974,7 @@ Test(store, version_2_database_migrates_keeping_every_answer)
 	sqlite3_close(raw);
 
 	struct store *st = open_ok(home);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	assert_item(st, "x", ITEM_DONE);
 	cr_assert_eq(store_lesson_get(st, "l1", &ls), 0);
 	cr_assert_eq(ls.position, 7);
@@ -1004,7 +1006,7 @@ Test(store, version_2_database_migrates_keeping_every_answer)
 			       "l1|0|Q?|1|0|now\n");
 	char *fk = raw_dump(raw, "PRAGMA foreign_key_check");
 	cr_assert_str_eq(fk, "");
-	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), 3);
+	cr_assert_eq(raw_int(raw, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	free(fk);
 	free(rows);
 	sqlite3_close(raw);
@@ -1230,7 +1232,7 @@ static void check_recovery(const char *home, const char *bytes, size_t len)
 	cr_assert_eq(memcmp(kept, bytes, len), 0);
 
 	cr_assert_eq(perm_bits(db), 0600u);
-	cr_assert_eq(store_schema_version(st), 3);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
 	assert_item(st, "x", ITEM_UNREAD);
 	cr_assert_eq(store_item_set(st, "x", ITEM_DONE), 0);
 	assert_item(st, "x", ITEM_DONE);
@@ -1415,4 +1417,43 @@ Test(store, bad_arguments)
 	cr_assert_not_null(err);
 	free(err);
 	store_close(NULL);
+}
+
+/* A check of another file than the learner's copy is kept as a scratch
+ * attempt: it is not in the history, and it moves neither the status, the
+ * count nor the best time. */
+Test(store, scratch_attempts_stay_apart)
+{
+	char *home = tpath("home");
+	struct store *st = open_ok(home);
+	struct exercise_state es;
+	struct attempt a = { 0 }, *list;
+	size_t n;
+
+	add_attempt(st, "e", "wrong", -1, 1700000010, "aa");
+	a.exercise = "e";
+	a.mode = "bench";
+	a.backend = "gpu";
+	a.status = "pass";
+	a.median_ms = 0.5;
+	a.at = 1700000020;
+	a.scratch = 1;
+	cr_assert_eq(store_attempt_add(st, &a), 0);
+	cr_assert_eq(store_exercise_get(st, "e", &es), 0);
+	cr_expect_eq(es.status, EX_ATTEMPTED);
+	cr_expect_eq(es.attempts, 1);
+	cr_expect_lt(es.best_ms, 0);
+	cr_assert_eq(store_attempts(st, "e", 10, &list, &n), 0);
+	cr_assert_eq(n, 1u);
+	cr_expect_str_eq(list[0].status, "wrong");
+	cr_expect_eq(list[0].scratch, 0);
+	store_attempts_free(list, n);
+	cr_assert_eq(store_scratch_attempts(st, "e", 10, &list, &n), 0);
+	cr_assert_eq(n, 1u);
+	cr_expect_str_eq(list[0].status, "pass");
+	cr_expect_eq(list[0].scratch, 1);
+	cr_expect_float_eq(list[0].median_ms, 0.5, 1e-12);
+	store_attempts_free(list, n);
+	store_close(st);
+	free(home);
 }
