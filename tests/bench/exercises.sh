@@ -38,7 +38,12 @@ kv-cache-decode bw
 sgemm-tiled -
 sgemm-regblock cublas
 hgemm-wmma -
-flash-attention-forward -"
+flash-attention-forward -
+merge-attention-partials -
+causal-conv1d -
+layernorm-backward -
+fp8-e4m3-cast -
+top-k-sampling -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
