@@ -44,7 +44,7 @@ const struct cli_verb cli_verbs[] = {
 	  "  --seed N     the seed for the harness's inputs\n"
 	  "  --json       the harness's result with compile_log, stdout, stderr\n",
 	  cli_check },
-	{ "bench", "EX [--backend B] [--file F] [--timeout S] [--json]",
+	{ "bench", "EX [--backend B] [--file F] [--timeout S] [--seed N] [--json]",
 	  "check an exercise, then time it",
 	  "Like check, then the harness's timing: median, min, noise and the share\n"
 	  "of the device's peak. On simt the time is emulation time, not GPU time,\n"
