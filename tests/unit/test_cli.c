@@ -421,8 +421,9 @@ Test(cli, list_works_with_what_loaded)
 
 /* Every URL of the reading list, exactly as the list gives it (less the
  * sentence punctuation around it), is an item's url in the shipped lessons,
- * and there are as many items with a url as URLs in the list (one URL that
- * the list gives for two bullets is on two items). */
+ * and there are at least as many items with a url as URLs in the list (one
+ * URL that the list gives for two bullets is on two items; items the list
+ * names without a URL may have gained one since). */
 Test(cli, shipped_lessons_hold_the_whole_reading_list)
 {
 	char *list = read_file(CUDALAB_SRCDIR "/tests/fixtures/reading-list.txt", NULL);
@@ -460,7 +461,8 @@ Test(cli, shipped_lessons_hold_the_whole_reading_list)
 		int with_url = 0;
 
 		cJSON_ArrayForEach(it, root) with_url += cJSON_IsString(cJSON_GetObjectItem(it, "url"));
-		cr_expect_eq(with_url, urls, "%d items have a url, the list has %d URLs", with_url, urls);
+		cr_expect_geq(with_url, urls, "%d items have a url, the list has %d URLs", with_url,
+			      urls);
 	}
 	/* items the list names without a URL keep their title */
 	for (const char *const *t = (const char *const[]){ "Triton official tutorial", "missing semester",
