@@ -266,6 +266,8 @@ int run_result_from_json(const char *json, struct run_result *res);
 
 #define RUN_REMOTE_PROTOCOL 1
 
+struct run_program;
+
 /* A check request as it travels to the far side. */
 struct run_remote_file {
 	char *name; /* exercise/NAME, include/cudalab/lab.h or source/NAME */
@@ -273,12 +275,15 @@ struct run_remote_file {
 	size_t len;
 };
 struct run_remote_request {
+	int program;      /* a `cudalab run` of sources, not an exercise check */
 	enum run_mode mode;
-	char *exercise;
+	char *exercise;   /* NULL for a program */
 	long seed;        /* -1: the harness's own */
 	double timeout_s; /* 0: the default */
 	struct run_remote_file *files;
 	size_t n_files;
+	char **args, **defines; /* a program's arguments and -D macros */
+	size_t n_args, n_defines;
 };
 /* Whether name is one a request may carry. */
 int run_remote_good_name(const char *name);
@@ -299,6 +304,14 @@ int run_remote_exercise(const struct run_request *req, struct run_result *res);
 int run_remote_doctor(const struct run_request *req, char **json, char **why);
 /* "ssh:HOST" or "slurm" (caller frees). */
 char *run_remote_label(const struct run_request *req);
+/* `cudalab run` on the far side: the sources and the headers of their
+ * directories and of the include directories travel (flat: two headers
+ * of one name are refused), the program's stdout and stderr come back as
+ * it runs, and its exit status (as `cudalab run` gives it) is put in
+ * *status.  req gives backend, remote, timeout, progress and cancel.
+ * Returns 0, or -1 with *why set (caller frees). */
+int run_remote_program(const struct run_request *req, const struct run_program *p,
+		       char *const args[], int n_args, int *status, char **why);
 
 /* Records res as an attempt in req->st (nothing when it is NULL), as
  * run_exercise does: for a caller that ran the check without the store,

@@ -64,7 +64,9 @@ const struct cli_verb cli_verbs[] = {
 	  "124 after --timeout, 125 when it does not compile, 128+N when it died of\n"
 	  "signal N, 123 when simt reported a hazard (a race, a barrier error or an\n"
 	  "uninitialized read). On simt, --counters FILE writes the counters JSON\n"
-	  "there; CUDALAB_SIMT_CHECKS=0 turns the hazard checks off.\n",
+	  "there; CUDALAB_SIMT_CHECKS=0 turns the hazard checks off. B is auto,\n"
+	  "gpu, simt, ssh:HOST or slurm: remotely the sources and their headers go\n"
+	  "to the far side and its output and exit status come back.\n",
 	  cli_run },
 	{ "validate", "", "check all content; prints file:line:col errors, exit 1 if any",
 	  "Checks every lesson and exercise: YAML, required fields, unique ids and\n"

@@ -20,6 +20,8 @@ struct run_args {
 	char **args; /* after "--" */
 	int n_args;
 	enum run_backend backend;
+	struct cli_backend where;
+	int backend_given;
 	double timeout_s;
 	const char *counters;
 };
@@ -71,8 +73,11 @@ static int parse_one(struct cli *c, int argc, char **argv, int *i, struct run_ar
 	char *end;
 
 	if (long_value("--backend", argc, argv, i, &v)) {
-		if (!v || run_backend_parse(v, &a->backend) != 0)
-			return cli_usage_error(c, "run: --backend needs auto, gpu or simt");
+		if (!v || cli_backend_parse(v, &a->where) != 0)
+			return cli_usage_error(c, "run: --backend needs auto, gpu, simt, ssh:HOST or "
+					       "slurm");
+		a->backend = a->where.backend;
+		a->backend_given = 1;
 	} else if (long_value("--timeout", argc, argv, i, &v)) {
 		a->timeout_s = v ? strtod(v, &end) : 0;
 		if (!v || !*v || *end || !(a->timeout_s > 0) || !isfinite(a->timeout_s))
@@ -180,6 +185,34 @@ static int build_and_run(struct cli *c, struct run_args *a, const struct run_pro
 	return rc;
 }
 
+/* The same, on the far side of ssh or srun: the output comes back as the
+ * program runs, and the exit status is the far side's. */
+static int run_remote(struct cli *c, struct run_args *a)
+{
+	struct run_program p = { a->sources, a->n_sources, a->includes, a->n_includes,
+				 a->defines, a->n_defines, a->backend };
+	struct run_remote remote;
+	struct run_request req;
+	char *why = NULL;
+	int rc, status = 0;
+
+	if ((rc = cli_remote_setup(c, &a->where, &remote)) != 0)
+		return rc;
+	if (a->counters)
+		cli_warn(c, "run: --counters stays on the far side with a remote backend");
+	memset(&req, 0, sizeof req);
+	req.backend = a->backend;
+	req.remote = &remote;
+	req.timeout_s = a->timeout_s;
+	fflush(stdout);
+	if (run_remote_program(&req, &p, a->args, a->n_args, &status, &why) != 0) {
+		rc = cli_error(c, "run: %s", why);
+		free(why);
+		return rc;
+	}
+	return status;
+}
+
 int cli_run(struct cli *c, int argc, char **argv)
 {
 	struct run_args a;
@@ -189,6 +222,16 @@ int cli_run(struct cli *c, int argc, char **argv)
 	int rc;
 
 	if ((rc = parse(c, argc, argv, &a)) != 0) {
+		args_free(&a);
+		return rc;
+	}
+	if (!a.backend_given && (rc = cli_default_backend(c, &a.where)) != 0) {
+		args_free(&a);
+		return rc;
+	}
+	a.backend = a.where.backend;
+	if (a.backend == BACKEND_SSH || a.backend == BACKEND_SLURM) {
+		rc = run_remote(c, &a);
 		args_free(&a);
 		return rc;
 	}

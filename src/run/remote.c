@@ -51,6 +51,12 @@ void run_remote_request_free(struct run_remote_request *rq)
 	}
 	free(rq->files);
 	free(rq->exercise);
+	for (size_t i = 0; i < rq->n_args; i++)
+		free(rq->args[i]);
+	free(rq->args);
+	for (size_t i = 0; i < rq->n_defines; i++)
+		free(rq->defines[i]);
+	free(rq->defines);
 	memset(rq, 0, sizeof *rq);
 }
 
@@ -88,15 +94,32 @@ int run_remote_good_name(const char *name)
 	return 1;
 }
 
+/* "NAME SIZE\n", the bytes and a newline. */
+static void framed(struct strbuf *sb, const char *name, const char *data, size_t len)
+{
+	sb_printf(sb, "%s %zu\n", name, len);
+	sb_append(sb, data, len);
+	sb_putc(sb, '\n');
+}
+
 void run_remote_request_text(const struct run_remote_request *rq, struct strbuf *sb)
 {
-	sb_printf(sb, "cudalab-remote %d\nmode %s\nexercise %s\nseed %ld\ntimeout %g\n",
-		  RUN_REMOTE_PROTOCOL, run_mode_name(rq->mode), rq->exercise, rq->seed,
-		  rq->timeout_s);
+	if (rq->program)
+		sb_printf(sb, "cudalab-remote %d\nmode run\ntimeout %g\n", RUN_REMOTE_PROTOCOL,
+			  rq->timeout_s);
+	else
+		sb_printf(sb, "cudalab-remote %d\nmode %s\nexercise %s\nseed %ld\ntimeout %g\n",
+			  RUN_REMOTE_PROTOCOL, run_mode_name(rq->mode), rq->exercise, rq->seed,
+			  rq->timeout_s);
+	for (size_t i = 0; i < rq->n_args; i++)
+		framed(sb, "arg", rq->args[i], strlen(rq->args[i]));
+	for (size_t i = 0; i < rq->n_defines; i++)
+		framed(sb, "define", rq->defines[i], strlen(rq->defines[i]));
 	for (size_t i = 0; i < rq->n_files; i++) {
-		sb_printf(sb, "file %s %zu\n", rq->files[i].name, rq->files[i].len);
-		sb_append(sb, rq->files[i].data, rq->files[i].len);
-		sb_putc(sb, '\n');
+		char *head = xasprintf("file %s", rq->files[i].name);
+
+		framed(sb, head, rq->files[i].data, rq->files[i].len);
+		free(head);
 	}
 	sb_puts(sb, "end\n");
 }
@@ -166,9 +189,24 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 			goto fail;
 		}
 		if (strcmp(word, "mode") == 0 && (strcmp(arg, "check") == 0 ||
-						  strcmp(arg, "bench") == 0)) {
+						  strcmp(arg, "bench") == 0 || strcmp(arg, "run") == 0)) {
 			rq->mode = strcmp(arg, "bench") == 0 ? RUN_BENCH : RUN_CHECK;
+			rq->program = strcmp(arg, "run") == 0;
 			have |= 1;
+		} else if ((strcmp(word, "arg") == 0 || strcmp(word, "define") == 0) &&
+			   sscanf(arg, "%lu%n", &size, &n) == 1 && arg[n] == '\0') {
+			int is_arg = strcmp(word, "arg") == 0;
+			char ***v = is_arg ? &rq->args : &rq->defines;
+			size_t *count = is_arg ? &rq->n_args : &rq->n_defines;
+
+			if (size > 4096 || *count >= 256 || (size_t)(end - p) < size + 1 ||
+			    p[size] != '\n' || memchr(p, '\0', size)) {
+				*error = xasprintf("bad %s of %lu bytes", word, size);
+				goto fail;
+			}
+			*v = xrealloc(*v, (*count + 1) * sizeof **v);
+			(*v)[(*count)++] = xstrndup(p, size);
+			p += size + 1;
 		} else if (strcmp(word, "exercise") == 0 && good_id(arg) && !rq->exercise) {
 			rq->exercise = xstrdup(arg);
 			have |= 2;
@@ -203,8 +241,14 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 			goto fail;
 		}
 	}
-	if (have != 15) {
-		*error = xstrdup("the request lacks mode, exercise, seed or timeout");
+	if (rq->program ? (have & 9) != 9 || (have & 6) : have != 15) {
+		*error = xstrdup(rq->program ? "a run request takes mode and timeout, and no "
+					       "exercise or seed"
+					     : "the request lacks mode, exercise, seed or timeout");
+		goto fail;
+	}
+	if (!rq->program && (rq->n_args || rq->n_defines)) {
+		*error = xstrdup("a check request takes no arg or define");
 		goto fail;
 	}
 	return 0;
@@ -219,6 +263,7 @@ struct serve {
 	int out;
 	pthread_mutex_t mu;
 	volatile sig_atomic_t cancel;
+	const char *strip; /* a far-side directory not worth showing ("DIR/") */
 };
 
 static volatile sig_atomic_t *serve_cancel;
@@ -513,6 +558,8 @@ static void serve_doctor(struct serve *s, const char *home)
 	free(cache);
 }
 
+static int serve_run(struct serve *s, const char *home, const struct run_remote_request *rq);
+
 int run_remote_serve(const char *home, int protocol, int doctor)
 {
 	struct serve s;
@@ -553,7 +600,7 @@ int run_remote_serve(const char *home, int protocol, int doctor)
 	sb_free(&sb);
 	if (pthread_create(&th, NULL, watch_stdin, &s) == 0)
 		pthread_detach(th);
-	rc = serve_check(&s, home, &rq);
+	rc = rq.program ? serve_run(&s, home, &rq) : serve_check(&s, home, &rq);
 	run_remote_request_free(&rq);
 	serve_cancel = NULL;
 	return rc;
@@ -619,7 +666,9 @@ struct talk {
 	struct strbuf out, err;  /* unparsed stdout; all of stderr (capped) */
 	int greeted, protocol;
 	char *version, *source, *error, *result, *doctor;
-	size_t result_need;      /* bytes of result still to come after "result N" */
+	size_t raw_need;         /* bytes still to come after "result N", "out N", "err N" */
+	char raw_kind;           /* 'r', 'o' or 'e' */
+	int exited, exit_code;   /* a program's "exit CODE" */
 	long job;                /* SLURM job id, once known */
 	int queued;
 };
@@ -664,11 +713,31 @@ static void heard(struct talk *t, const char *line)
 	} else if (str_starts(line, "doctor ")) {
 		free(t->doctor);
 		t->doctor = xstrdup(line + 7);
-	} else if (str_starts(line, "result ")) {
-		unsigned long n = strtoul(line + 7, NULL, 10);
+	} else if (str_starts(line, "result ") || str_starts(line, "out ") ||
+		   str_starts(line, "err ")) {
+		unsigned long n = strtoul(strchr(line, ' ') + 1, NULL, 10);
 
-		if (n > 0 && n <= RESULT_CAP)
-			t->result_need = n + 1; /* and its newline */
+		if (n > 0 && n <= RESULT_CAP) {
+			t->raw_need = n + 1; /* and its newline */
+			t->raw_kind = line[0];
+		}
+	} else if (str_starts(line, "exit ")) {
+		t->exit_code = atoi(line + 5);
+		t->exited = 1;
+	}
+}
+
+/* A whole raw chunk: the result, or a program's output passed on. */
+static void heard_raw(struct talk *t, const char *p, size_t n)
+{
+	if (t->raw_kind == 'r') {
+		free(t->result);
+		t->result = xstrndup(p, n);
+	} else {
+		FILE *to = t->raw_kind == 'o' ? stdout : stderr;
+
+		fwrite(p, 1, n, to);
+		fflush(to);
 	}
 }
 
@@ -682,13 +751,12 @@ static void digest_out(struct talk *t)
 		size_t left = t->out.len - used;
 		const char *nl;
 
-		if (t->result_need) {
-			if (left < t->result_need)
+		if (t->raw_need) {
+			if (left < t->raw_need)
 				break;
-			free(t->result);
-			t->result = xstrndup(p, t->result_need - 1);
-			used += t->result_need;
-			t->result_need = 0;
+			heard_raw(t, p, t->raw_need - 1);
+			used += t->raw_need;
+			t->raw_need = 0;
 			continue;
 		}
 		nl = memchr(p, '\n', left);
@@ -816,7 +884,7 @@ static int converse(struct far *f, struct talk *t, const char *request, size_t l
 		int n = 0;
 		double now = now_s();
 
-		if (f->in >= 0 && (t->result || t->error || t->doctor)) {
+		if (f->in >= 0 && (t->result || t->error || t->doctor || t->exited)) {
 			close(f->in); /* answered: the far side may end */
 			f->in = -1;
 		}
@@ -1041,7 +1109,7 @@ static int exchange(const struct run_request *req, const char *request, size_t l
 		*why = xasprintf("%s: %s", where(req), t->error);
 		return -1;
 	}
-	if (!t->result && !t->doctor) {
+	if (!t->result && !t->doctor && !t->exited) {
 		*why = t->greeted ? xasprintf("%s stopped answering (no result within %.0f s)",
 					      where(req), run_limit)
 				  : explain_failure(req, t, code);
@@ -1223,6 +1291,275 @@ int run_remote_doctor(const struct run_request *req, char **json, char **why)
 		*json = t.doctor;
 		t.doctor = NULL;
 	}
+	talk_free(&t);
+	return rc;
+}
+
+/* --- `cudalab run` on the far side ---------------------------------------- */
+
+/* Sends what fd has to say as "out N" or "err N" chunks. */
+static void relay(struct serve *s, int *fd, const char *kind)
+{
+	char buf[65536], head[48];
+	ssize_t n = read(*fd, buf, sizeof buf);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		close(*fd);
+		*fd = -1;
+		return;
+	}
+	{
+		/* compiler messages name the far side's copies: keep their names */
+		char *text = xstrndup(buf, (size_t)n);
+		char *shown = s->strip ? replace_all(text, s->strip, "") : xstrdup(text);
+
+		snprintf(head, sizeof head, "%s %zu\n", kind, strlen(shown));
+		send_all(s, head, strlen(head));
+		send_all(s, shown, strlen(shown));
+		send_all(s, "\n", 1);
+		free(shown);
+		free(text);
+	}
+}
+
+/* Relays the program's output until both pipes close or the run is
+ * cancelled (then the program's group is killed). */
+static void relay_all(struct serve *s, struct far *f)
+{
+	while (f->out >= 0 || f->err >= 0) {
+		struct pollfd pfd[2];
+		int k = 0;
+
+		if (s->cancel) {
+			kill(-f->pid, SIGKILL);
+			break;
+		}
+		if (f->out >= 0)
+			pfd[k++] = (struct pollfd){ .fd = f->out, .events = POLLIN };
+		if (f->err >= 0)
+			pfd[k++] = (struct pollfd){ .fd = f->err, .events = POLLIN };
+		if (poll(pfd, (nfds_t)k, 200) <= 0)
+			continue;
+		for (int i = 0; i < k; i++)
+			if (pfd[i].revents)
+				relay(s, pfd[i].fd == f->out ? &f->out : &f->err,
+				      pfd[i].fd == f->out ? "out" : "err");
+	}
+}
+
+static int is_program_source(const char *name)
+{
+	return str_ends(name, ".cu") || str_ends(name, ".cpp") || str_ends(name, ".c");
+}
+
+/* Runs this cudalab's own `run` over the request's files, relaying its
+ * output, and ends with "exit CODE". */
+static int serve_run(struct serve *s, const char *home, const struct run_remote_request *rq)
+{
+	char *dir = xasprintf("%s/remote/run-%ld", home, (long)getpid());
+	char *src = path_join(dir, "source"), **argv, self[4096];
+	struct far f;
+	size_t n = 0, cap = 16 + 2 * rq->n_defines + rq->n_files + rq->n_args;
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+	int status = 0, code;
+
+	run_remove_dir(src);
+	if (len <= 0 || mkdir_p(src, 0700) != 0) {
+		send_line(s, "error cannot make %s: %s", src, strerror(errno));
+		free(src);
+		free(dir);
+		return 2;
+	}
+	self[len] = '\0';
+	argv = xcalloc(cap, sizeof *argv);
+	argv[n++] = xstrdup(self);
+	argv[n++] = xstrdup("run");
+	if (rq->timeout_s > 0) {
+		argv[n++] = xstrdup("--timeout");
+		argv[n++] = xasprintf("%g", rq->timeout_s);
+	}
+	argv[n++] = xasprintf("-I%s", src);
+	for (size_t i = 0; i < rq->n_defines; i++)
+		argv[n++] = xasprintf("-D%s", rq->defines[i]);
+	for (size_t i = 0; i < rq->n_files; i++) {
+		char *path;
+
+		if (!str_starts(rq->files[i].name, "source/")) {
+			send_line(s, "error a run request carries only source/ files, not %s",
+				  rq->files[i].name);
+			code = 2;
+			goto done;
+		}
+		path = path_join(dir, rq->files[i].name);
+		if (write_whole(path, rq->files[i].data, rq->files[i].len) != 0) {
+			send_line(s, "error cannot write %s: %s", path, strerror(errno));
+			free(path);
+			code = 2;
+			goto done;
+		}
+		if (is_program_source(path))
+			argv[n++] = path;
+		else
+			free(path);
+	}
+	argv[n++] = xstrdup("--");
+	for (size_t i = 0; i < rq->n_args; i++)
+		argv[n++] = xstrdup(rq->args[i]);
+	if (far_start(argv, &f) != 0) {
+		send_line(s, "error cannot start %s: %s", self, strerror(errno));
+		code = 2;
+		goto done;
+	}
+	close(f.in); /* the program reads an empty stdin */
+	{
+		char *strip = xasprintf("%s/", src);
+
+		s->strip = strip;
+		relay_all(s, &f);
+		s->strip = NULL;
+		free(strip);
+	}
+	if (f.out >= 0)
+		close(f.out);
+	if (f.err >= 0)
+		close(f.err);
+	kill(-f.pid, SIGKILL); /* whatever the program left behind */
+	while (waitpid(f.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (s->cancel)
+		send_line(s, "error cancelled");
+	else
+		send_line(s, "exit %d", code);
+done:
+	for (size_t i = 0; i < n; i++)
+		free(argv[i]);
+	free(argv);
+	run_remove_dir(src);
+	rmdir(dir);
+	free(src);
+	free(dir);
+	return code;
+}
+
+/* --- `cudalab run` from the near side -------------------------------------- */
+
+static int is_header(const char *name)
+{
+	return str_ends(name, ".h") || str_ends(name, ".cuh") || str_ends(name, ".hpp") ||
+	       str_ends(name, ".hh") || str_ends(name, ".inl");
+}
+
+/* Adds path as source/<its name>; a second file of the same name is
+ * refused unless it is the same file again. */
+static int add_flat(struct run_remote_request *rq, const char *path, char **why)
+{
+	const char *base = strrchr(path, '/');
+	char *name = xasprintf("source/%s", base ? base + 1 : path), *text;
+	size_t len;
+
+	if (!run_remote_good_name(name)) {
+		*why = xasprintf("%s: a file name the remote side does not take", path);
+		free(name);
+		return -1;
+	}
+	if (!(text = run_read_text(path, &len))) {
+		*why = xasprintf("cannot read %s: %s", path, strerror(errno));
+		free(name);
+		return -1;
+	}
+	for (size_t i = 0; i < rq->n_files; i++) {
+		if (strcmp(rq->files[i].name, name) != 0)
+			continue;
+		if (rq->files[i].len != len || memcmp(rq->files[i].data, text, len) != 0) {
+			*why = xasprintf("two different files named %s (one is %s): a remote run "
+					 "sends sources and headers as one directory", name + 7, path);
+			free(text);
+			free(name);
+			return -1;
+		}
+		free(text);
+		free(name);
+		return 0;
+	}
+	add_file(rq, name, text, len);
+	free(text);
+	free(name);
+	return 0;
+}
+
+/* The headers of dir (not of its subdirectories). */
+static int add_headers(struct run_remote_request *rq, const char *dir, char **why)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		*why = xasprintf("cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d))) {
+		char *path = path_join(dir, e->d_name);
+		struct stat sb;
+
+		if (e->d_name[0] != '.' && is_header(e->d_name) && stat(path, &sb) == 0 &&
+		    S_ISREG(sb.st_mode))
+			rc = add_flat(rq, path, why);
+		free(path);
+	}
+	closedir(d);
+	return rc;
+}
+
+int run_remote_program(const struct run_request *req, const struct run_program *p,
+		       char *const args[], int n_args, int *status, char **why)
+{
+	struct run_remote_request rq;
+	struct strbuf sb;
+	struct talk t;
+	double limit;
+	int rc = -1;
+
+	*why = NULL;
+	memset(&rq, 0, sizeof rq);
+	rq.program = 1;
+	rq.seed = -1;
+	rq.timeout_s = req->timeout_s > 0 ? req->timeout_s : 0;
+	for (size_t i = 0; i < p->n_sources && !*why; i++) {
+		char *dir = xstrdup(p->sources[i]), *slash = strrchr(dir, '/');
+
+		if (slash)
+			*slash = '\0';
+		if (add_flat(&rq, p->sources[i], why) == 0)
+			add_headers(&rq, slash ? dir : ".", why);
+		free(dir);
+	}
+	for (size_t i = 0; i < p->n_includes && !*why; i++)
+		add_headers(&rq, p->includes[i], why);
+	for (size_t i = 0; i < p->n_defines; i++) {
+		rq.defines = xrealloc(rq.defines, (rq.n_defines + 1) * sizeof *rq.defines);
+		rq.defines[rq.n_defines++] = xstrdup(p->defines[i]);
+	}
+	for (int i = 0; i < n_args; i++) {
+		rq.args = xrealloc(rq.args, (rq.n_args + 1) * sizeof *rq.args);
+		rq.args[rq.n_args++] = xstrdup(args[i]);
+	}
+	if (*why) {
+		run_remote_request_free(&rq);
+		return -1;
+	}
+	sb_init(&sb);
+	run_remote_request_text(&rq, &sb);
+	run_remote_request_free(&rq);
+	limit = 300.0 + (req->timeout_s > 0 ? req->timeout_s : 24 * 3600.0) + 60;
+	if (exchange(req, sb.s, sb.len, limit, &t, why) == 0) {
+		*status = t.exit_code;
+		rc = 0;
+	}
+	sb_free(&sb);
 	talk_free(&t);
 	return rc;
 }

@@ -220,6 +220,18 @@ ssh_timeout_and_cancel_leave_nothing() {
 	case "$(rows)" in *cancel* | *"timeout ssh"*) note "a cancel was recorded: $(rows)" ;; esac
 }
 
+ssh_run_program() {
+	config "remote_cudalab = $BIN"
+	cl run --backend ssh:gpubox "$SRC/tests/simt/rt_racecheck.cu"
+	expect_rc 123
+	expect_err "race: shared write at rt_racecheck.cu:13"
+	printf '#include <unistd.h>\nint main() { sleep(100); }\n' >"$T/slow.cu"
+	cl run --backend ssh:gpubox --timeout 2 "$T/slow.cu"
+	expect_rc 124
+	sleep 1
+	none_left "remote/run-" || note "a remote run outlived its timeout"
+}
+
 ssh_failures() {
 	before=$(rows)
 	config "remote_cudalab = $BIN"
@@ -295,7 +307,7 @@ slurm_failures() {
 
 echo "remote: $BIN; sshd on 127.0.0.1:$PORT; SLURM on $H"
 for name in ssh_doctor ssh_verdicts_and_attempts ssh_timeout_and_cancel_leave_nothing \
-	ssh_failures slurm_check slurm_queue_and_cancel slurm_failures; do
+	ssh_run_program ssh_failures slurm_check slurm_queue_and_cancel slurm_failures; do
 	case " ${REMOTE_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done
 [ -z "$failed" ] || echo "remote: failed:$failed"

@@ -481,6 +481,30 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	expect_rc 2
 	expect_err "srun is not in PATH"
 	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a failure was recorded: '$(rows)'"
+	# cudalab run on the far side: output as it comes, the far side's exit
+	# status (the program's own, 123 for a hazard, 124 timeout, 125 compile
+	# error), headers beside the source travel with it
+	mkdir -p "$T/prog"
+	printf '#define TIMES 3\n' >"$T/prog/times.h"
+	cat >"$T/prog/p.cu" <<'CU'
+#include <cstdio>
+#include "times.h"
+int main(int argc, char **argv)
+{
+    printf("out %d %s\n", 2 * TIMES, argc > 1 ? argv[1] : "-");
+    fprintf(stderr, "err line\n");
+    return 7;
+}
+CU
+	printf 'int main() { oops }\n' >"$T/prog/bad.cu"
+	r "$BIN" run --backend ssh:gpubox "$T/prog/p.cu" -- "two words"
+	expect_rc 7
+	expect_out "out 6 two words"
+	expect_err "err line"
+	r "$BIN" run --backend slurm "$T/prog/bad.cu"
+	expect_rc 125
+	expect_err "bad.cu(1): error"
+	grep -q "remote/run-" "$T/err" && note "the far side's paths showed"
 	# doctor asks the far side; the config names the default backend
 	r "$BIN" doctor --backend ssh:gpubox
 	expect_rc 0

@@ -22,7 +22,8 @@ Test(remote, request_round_trip_keeps_every_byte)
 		{ "exercise/harness.cu", "int main() {}\n", 14 },
 		{ "source/kernel.cu", (char *)odd, sizeof odd - 1 },
 	};
-	struct run_remote_request rq = { RUN_BENCH, "vector-add", 7, 2.5, files, 2 }, back;
+	struct run_remote_request rq = { .mode = RUN_BENCH, .exercise = "vector-add", .seed = 7,
+					 .timeout_s = 2.5, .files = files, .n_files = 2 }, back;
 	struct strbuf sb;
 	char *error = NULL;
 
@@ -65,7 +66,9 @@ Test(remote, bad_requests_are_refused_with_a_reason)
 		  "bad request line" },
 		{ "cudalab-remote 1\nmode check\nexercise a\nseed -5\ntimeout 0\nend\n",
 		  "bad request line" },
-		{ "cudalab-remote 1\nmode run\nend\n", "bad request line" },
+		{ "cudalab-remote 1\nmode run\nend\n", "a run request takes mode and timeout" },
+		{ "cudalab-remote 1\nmode bench\nexercise a\nseed -1\ntimeout 0\n"
+		  "arg 5000\nx\nend\n", "bad arg of 5000 bytes" },
 		{ "cudalab-remote 1\nmode check\n", "ends before" },
 	};
 
@@ -140,4 +143,36 @@ Test(config, backend_values)
 	cr_expect_eq(cli_backend_parse("ssh:-oProxyCommand=x", &b), -1);
 	cr_expect_eq(cli_backend_parse("ssh:a;b", &b), -1);
 	cr_expect_eq(cli_backend_parse("tpu", &b), -1);
+}
+
+Test(remote, run_requests_carry_arguments_and_macros)
+{
+	char *args[] = { "two words", "line\nbreak", "" }, *defines[] = { "N=4" };
+	struct run_remote_file files[] = { { "source/p.cu", "int main() {}\n", 14 } };
+	struct run_remote_request rq = { .program = 1, .seed = -1, .timeout_s = 3, .files = files,
+					 .n_files = 1, .args = args, .defines = defines,
+					 .n_args = 3, .n_defines = 1 };
+	struct run_remote_request back;
+	struct strbuf sb;
+	char *error = NULL;
+
+	sb_init(&sb);
+	run_remote_request_text(&rq, &sb);
+	cr_assert(str_starts(sb.s, "cudalab-remote 1\nmode run\ntimeout 3\narg 9\ntwo words\n"));
+	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
+	cr_expect(back.program);
+	cr_assert_eq(back.n_args, 3);
+	cr_expect_str_eq(back.args[1], "line\nbreak");
+	cr_expect_str_eq(back.args[2], "");
+	cr_assert_eq(back.n_defines, 1);
+	cr_expect_str_eq(back.defines[0], "N=4");
+	run_remote_request_free(&back);
+	sb_free(&sb);
+	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+			   "arg 1\nx\nend\n", &back, &error), -1);
+	cr_expect(error && strstr(error, "takes no arg"), "%s", error);
+	free(error);
+	cr_expect_eq(parse("cudalab-remote 1\nmode run\ntimeout 0\nexercise a\nend\n", &back,
+			   &error), -1);
+	free(error);
 }
