@@ -43,7 +43,8 @@ merge-attention-partials -
 causal-conv1d -
 layernorm-backward -
 fp8-e4m3-cast -
-top-k-sampling -"
+top-k-sampling -
+ring-allreduce -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
