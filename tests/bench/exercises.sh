@@ -44,7 +44,8 @@ causal-conv1d -
 layernorm-backward -
 fp8-e4m3-cast -
 top-k-sampling -
-ring-allreduce -"
+ring-allreduce -
+cross-entropy-fused -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
