@@ -45,7 +45,8 @@ layernorm-backward -
 fp8-e4m3-cast -
 top-k-sampling -
 ring-allreduce -
-cross-entropy-fused -"
+cross-entropy-fused -
+monarch-matmul -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
