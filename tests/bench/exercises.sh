@@ -46,7 +46,8 @@ fp8-e4m3-cast -
 top-k-sampling -
 ring-allreduce -
 cross-entropy-fused -
-monarch-matmul -"
+monarch-matmul -
+ssd-chunked -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
