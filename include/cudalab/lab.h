@@ -114,6 +114,21 @@
  * Element types: float, double, __half, __nv_bfloat16 and the integer types
  * (int8_t ... uint64_t).
  *
+ * simt's counters (lab::simt_counters()): on simt a harness can read the
+ * profiler counters of its own run while it runs, summed over every kernel
+ * launched so far (the first read turns counting on), and take the
+ * difference around a call to see what that call did:
+ *
+ *     lab::SimtCounters before = lab::simt_counters();
+ *     lab.call(run);
+ *     lab::SimtCounters used = lab::simt_counters() - before;
+ *     if (used.available) ... used.global_load_sectors ...
+ *
+ * `available` is false on a GPU (the symbol simt defines,
+ * cudalab_simt_counter, is declared weak and is then null): a harness that
+ * holds a kernel to a counter must have another rule for a GPU, a timing
+ * against a kernel of its own, say.
+ *
  * The result JSON, written to the descriptor CUDALAB_RESULT_FD names (the
  * runner adds its own keys to it: README, "Result JSON"):
  *   {"schema":1,"key":"...","exercise":"...","status":"pass|wrong|runtime_error",
@@ -173,6 +188,11 @@
 #else
 #define LAB_PRINTF(f, a)
 #endif
+
+/* Defined by simt's library (src/simt/counters.c) and absent from the CUDA
+ * runtime, hence weak: null when the program runs on a GPU. */
+extern "C" int cudalab_simt_counter(const char* name, unsigned long long* value)
+    __attribute__((weak));
 
 namespace lab {
 
@@ -1691,6 +1711,64 @@ private:
         result_.timing.batched = k;
     }
 };
+
+/* -------------------------------------------------------- simt counters */
+
+/* simt's profiler counters (README, "simt's counters JSON"), summed over
+ * every kernel of this process so far. */
+struct SimtCounters {
+    bool available = false; /* false on a GPU: every count is 0 */
+    unsigned long long launches = 0, warp_instructions = 0;
+    unsigned long long global_load_requests = 0, global_store_requests = 0;
+    unsigned long long global_load_sectors = 0, global_store_sectors = 0;
+    unsigned long long shared_load_requests = 0, shared_store_requests = 0;
+    unsigned long long shared_bank_conflicts = 0;
+};
+
+/* The counters now; on simt the first call turns counting on (when
+ * CUDALAB_SIMT_COUNTERS has not), so what ran before it is not counted. */
+inline SimtCounters simt_counters()
+{
+    SimtCounters c;
+    if (!cudalab_simt_counter)
+        return c;
+    struct {
+        const char* name;
+        unsigned long long* value;
+    } fields[] = {
+        {"launches", &c.launches},
+        {"warp_instructions", &c.warp_instructions},
+        {"global_load_requests", &c.global_load_requests},
+        {"global_store_requests", &c.global_store_requests},
+        {"global_load_sectors", &c.global_load_sectors},
+        {"global_store_sectors", &c.global_store_sectors},
+        {"shared_load_requests", &c.shared_load_requests},
+        {"shared_store_requests", &c.shared_store_requests},
+        {"shared_bank_conflicts", &c.shared_bank_conflicts},
+    };
+    c.available = true;
+    for (auto& f : fields)
+        if (cudalab_simt_counter(f.name, f.value) != 0)
+            c.available = false;
+    return c;
+}
+
+/* What happened between two readings. */
+inline SimtCounters operator-(const SimtCounters& a, const SimtCounters& b)
+{
+    SimtCounters d;
+    d.available = a.available && b.available;
+    d.launches = a.launches - b.launches;
+    d.warp_instructions = a.warp_instructions - b.warp_instructions;
+    d.global_load_requests = a.global_load_requests - b.global_load_requests;
+    d.global_store_requests = a.global_store_requests - b.global_store_requests;
+    d.global_load_sectors = a.global_load_sectors - b.global_load_sectors;
+    d.global_store_sectors = a.global_store_sectors - b.global_store_sectors;
+    d.shared_load_requests = a.shared_load_requests - b.shared_load_requests;
+    d.shared_store_requests = a.shared_store_requests - b.shared_store_requests;
+    d.shared_bank_conflicts = a.shared_bank_conflicts - b.shared_bank_conflicts;
+    return d;
+}
 
 /* Routes a failed CUDA call to the running Lab (runtime_error, exit 2). */
 inline void check_cuda(cudaError_t e, const char* what)

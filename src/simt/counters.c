@@ -1,7 +1,9 @@
 /* Profiler-style counters per kernel, written as JSON when the program
- * exits if CUDALAB_SIMT_COUNTERS names a file. */
+ * exits if CUDALAB_SIMT_COUNTERS names a file, and readable while it runs
+ * through cudalab_simt_counter(). */
 #include "simt_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +137,65 @@ static void write_counters(void)
 	write_fields(f, launches, max_launch, seconds, &total);
 	fputs("}}\n", f);
 	fclose(f);
+}
+
+/* The fields of struct simt_counts by their names in the JSON. */
+static const struct {
+	const char *name;
+	size_t offset;
+} count_fields[] = {
+	{ "thread_instructions", offsetof(struct simt_counts, thread_insts) },
+	{ "warp_instructions", offsetof(struct simt_counts, warp_insts) },
+	{ "global_load_requests", offsetof(struct simt_counts, gld_req) },
+	{ "global_store_requests", offsetof(struct simt_counts, gst_req) },
+	{ "global_load_sectors", offsetof(struct simt_counts, gld_sectors) },
+	{ "global_store_sectors", offsetof(struct simt_counts, gst_sectors) },
+	{ "shared_load_requests", offsetof(struct simt_counts, sld_req) },
+	{ "shared_store_requests", offsetof(struct simt_counts, sst_req) },
+	{ "shared_bank_conflicts", offsetof(struct simt_counts, bank_conflicts) },
+	{ "branches", offsetof(struct simt_counts, branches) },
+	{ "divergent_branches", offsetof(struct simt_counts, divergent) },
+	{ "atomics", offsetof(struct simt_counts, atomics) },
+	{ "barriers", offsetof(struct simt_counts, barriers) },
+	{ "local_loads", offsetof(struct simt_counts, local_ld) },
+	{ "local_stores", offsetof(struct simt_counts, local_st) },
+	{ "flops_f32", offsetof(struct simt_counts, flops_f32) },
+	{ "flops_f64", offsetof(struct simt_counts, flops_f64) },
+	{ "flops_f16", offsetof(struct simt_counts, flops_f16) },
+	{ "hazards", offsetof(struct simt_counts, hazards) },
+	{ "blocks", offsetof(struct simt_counts, blocks) },
+};
+
+int cudalab_simt_counter(const char *name, unsigned long long *value)
+{
+	size_t f, i;
+	uint64_t sum = 0;
+
+	if (!name || !value)
+		return -1;
+	/* Kernels are launched by this thread and run to completion before
+	 * the launch returns, so no launch is in flight here: turning the
+	 * counting on takes effect from the next launch. */
+	simt_counters_on = true;
+	pthread_mutex_lock(&counters_lock);
+	if (strcmp(name, "launches") == 0) {
+		for (i = 0; i < ntable; i++)
+			sum += table[i].launches;
+		f = 0;
+	} else {
+		for (f = 0; f < sizeof count_fields / sizeof count_fields[0]; f++)
+			if (strcmp(name, count_fields[f].name) == 0)
+				break;
+		if (f < sizeof count_fields / sizeof count_fields[0])
+			for (i = 0; i < ntable; i++)
+				sum += *(const uint64_t *)(const void *)((const char *)&table[i].c +
+									 count_fields[f].offset);
+	}
+	pthread_mutex_unlock(&counters_lock);
+	if (f == sizeof count_fields / sizeof count_fields[0])
+		return -1;
+	*value = (unsigned long long)sum;
+	return 0;
 }
 
 void simt_counters_init(void)

@@ -559,6 +559,13 @@ extern bool simt_counters_on;
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		       double seconds);
 void simt_counters_init(void);
+/* Public, for programs that read their own counters while they run (lab.h
+ * declares it weak): sets *value to the counter `name` (a key of the
+ * counters JSON: "global_load_sectors", "shared_bank_conflicts", ...,
+ * "launches") summed over every kernel launched so far, and returns 0; -1
+ * for an unknown name.  The first call turns counting on when
+ * CUDALAB_SIMT_COUNTERS did not, so counts start from there. */
+int cudalab_simt_counter(const char *name, unsigned long long *value);
 
 /* ---- formatting of device printf (printf.c) ---- */
 
