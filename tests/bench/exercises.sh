@@ -47,7 +47,8 @@ top-k-sampling -
 ring-allreduce -
 cross-entropy-fused -
 monarch-matmul -
-ssd-chunked -"
+ssd-chunked -
+profile-channel-stats -"
 BW_TARGET=80
 CUBLAS_TARGET=50
 
