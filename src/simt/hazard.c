@@ -278,6 +278,7 @@ struct hz_report {
 	int nsites;
 	uint32_t block[2][3], thread[2][3];
 	uint64_t count;
+	uint64_t shown;     /* count when it was printed, at its first launch's end */
 	uint64_t launch;
 	char *msg;
 };
@@ -941,6 +942,7 @@ static void print_new_reports(const struct launch_state *L)
 		fprintf(stderr, "simt: %s\n  in %s: %llu time%s\n", r->msg,
 			simt_demangle(r->kernel, name, sizeof name),
 			(unsigned long long)r->count, r->count == 1 ? "" : "s");
+		reports[i].shown = r->count;
 	}
 	pthread_mutex_unlock(&report_lock);
 }
@@ -2500,8 +2502,18 @@ static void at_exit(void)
 	for (i = 0; i < nreports; i++)
 		by[reports[i].kind]++;
 	total = (uint64_t)nreports + dropped;
+	fflush(stdout);
+	/* a report is printed when the launch that first met it ends; later
+	 * launches that meet it again only add to its count */
+	for (i = 0; i < nreports; i++) {
+		const struct hz_report *r = &reports[i];
+
+		if (r->shown && r->count > r->shown)
+			fprintf(stderr, "simt: %s\n  %llu times in all, %llu of them in later "
+				"launches\n", r->msg, (unsigned long long)r->count,
+				(unsigned long long)(r->count - r->shown));
+	}
 	if (total) {
-		fflush(stdout);
 		fprintf(stderr, "simt: ERROR SUMMARY: %llu hazard%s (%d race%s, %d "
 			"barrier error%s, %d uninitialized read%s)%s\n",
 			(unsigned long long)total, total == 1 ? "" : "s", by[HK_RACE],
