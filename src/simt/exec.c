@@ -19,72 +19,14 @@
 #include "texture.h"
 #include "mbarrier.h"
 #include "hazard.h"
+#include "lanes.h"
+#include "typed.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define R(o) (bases[(o).kind] + (size_t)(o).idx * 32)
-
-/* Runs `body` for every lane l set in `mask`. */
-#define FOR_LANES(mask, ...) \
-	do { \
-		uint32_t mm_ = (mask); \
-		if (mm_ == SIMT_FULL) { \
-			for (unsigned l = 0; l < 32; l++) { \
-				__VA_ARGS__; \
-			} \
-		} else { \
-			while (mm_) { \
-				unsigned l = (unsigned)__builtin_ctz(mm_); \
-				mm_ &= mm_ - 1; \
-				__VA_ARGS__; \
-			} \
-		} \
-	} while (0)
-
-static inline float u2f(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static inline uint64_t f2u(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static inline double u2d(uint64_t v)
-{
-	double d;
-
-	memcpy(&d, &v, 8);
-	return d;
-}
-
-static inline uint64_t d2u(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-static inline uint64_t sext_to(uint64_t v, int bits)
-{
-	if (bits >= 64)
-		return v;
-	v &= (1ull << bits) - 1;
-	return (v ^ (1ull << (bits - 1))) - (1ull << (bits - 1));
-}
 
 /* Bit count without a library call on CPUs built for without POPCNT. */
 static inline uint32_t popc(uint32_t m)
@@ -2027,37 +1969,6 @@ static bool budget_tick(struct block_ctx *bc, struct warp *w,
 		}); \
 	} while (0)
 
-#define CMP_INT(T) \
-	do { \
-		switch (in->sub) { \
-		case CMP_EQ: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] == (T)Bv[l]) << l); break; \
-		case CMP_NE: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] != (T)Bv[l]) << l); break; \
-		case CMP_LT: case CMP_LO: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] < (T)Bv[l]) << l); break; \
-		case CMP_LE: case CMP_LS: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] <= (T)Bv[l]) << l); break; \
-		case CMP_GT: case CMP_HI: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] > (T)Bv[l]) << l); break; \
-		default: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] >= (T)Bv[l]) << l); break; \
-		} \
-	} while (0)
-
-#define CMP_FLT(CONV) \
-	do { \
-		switch (in->sub) { \
-		case CMP_EQ: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) == CONV(Bv[l])) << l); break; \
-		case CMP_NE: FOR_LANES(ex, { __typeof__(CONV(A[l])) a = CONV(A[l]), b = CONV(Bv[l]); \
-			bits |= (uint32_t)(a == a && b == b && a != b) << l; }); break; \
-		case CMP_LT: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) < CONV(Bv[l])) << l); break; \
-		case CMP_LE: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) <= CONV(Bv[l])) << l); break; \
-		case CMP_GT: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) > CONV(Bv[l])) << l); break; \
-		case CMP_GE: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) >= CONV(Bv[l])) << l); break; \
-		case CMP_NEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) == CONV(Bv[l])) << l); break; \
-		case CMP_LTU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) >= CONV(Bv[l])) << l); break; \
-		case CMP_LEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) > CONV(Bv[l])) << l); break; \
-		case CMP_GTU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) <= CONV(Bv[l])) << l); break; \
-		case CMP_GEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) < CONV(Bv[l])) << l); break; \
-		default: FOR_LANES(ex, bits |= (uint32_t)simt_compare(in->type, in->sub, A[l], Bv[l], false) << l); break; \
-		} \
-	} while (0)
-
 /* Executes the group's instruction; returns false when the group's pc was
  * already set (control flow) or the group was dissolved. */
 static int step_misc(struct block_ctx *bc, struct warp *w,
@@ -2275,8 +2186,8 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			case OP_SETP_U32: CMP_INT(uint32_t); break;
 			case OP_SETP_S64: CMP_INT(int64_t); break;
 			case OP_SETP_U64: CMP_INT(uint64_t); break;
-			case OP_SETP_F32: CMP_FLT(u2f); break;
-			default: CMP_FLT(u2d); break;
+			case OP_SETP_F32: CMP_FLT(u2f, false); break;
+			default: CMP_FLT(u2d, false); break;
 			}
 			pred_set(bases, in->o[0], bits, ex);
 			break;
@@ -2310,6 +2221,11 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			FOR_LANES(ex, D[l] = (uint32_t)A[l]);
 			break;
 		}
+#define TYPED_CASE(n) case OP_##n:
+		SIMT_TYPED_OPS(TYPED_CASE)
+#undef TYPED_CASE
+			simt_typed_exec(in, bases, ex);
+			break;
 		case OP_LD:
 			if (!exec_ld(bc, w, in, bases, ex))
 				return;
@@ -2500,11 +2416,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 	}
 	case OP_SETP_GEN: {
 		const uint64_t *A = R(in->o[2]), *Bv = R(in->o[3]);
-		uint32_t bits = 0, c = in->sub2 ? pred_of(bases, in->o[4]) : 0;
-		bool ftz = in->flags & F_FTZ;
+		uint32_t bits = simt_compare_lanes(in, A, Bv, ex);
+		uint32_t c = in->sub2 ? pred_of(bases, in->o[4]) : 0;
 
-		FOR_LANES(ex, bits |= (uint32_t)simt_compare(in->type, in->sub, A[l],
-							     Bv[l], ftz) << l);
 		if (in->sub2 == 1) {
 			pred_set(bases, in->o[0], bits & c, ex);
 			if (in->o[1].kind != OK_NONE)
@@ -2528,21 +2442,16 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		uint64_t *D = R(in->o[0]);
 		const uint64_t *A = R(in->o[1]), *Bv = R(in->o[2]);
 		uint32_t c = in->sub2 ? pred_of(bases, in->o[3]) : 0;
-		bool ftz = in->flags & F_FTZ;
+		uint32_t bits = simt_compare_lanes(in, A, Bv, ex);
+		uint64_t one = in->type2 == ST_F32 ? 0x3f800000u : 0xffffffffu;
 
-		FOR_LANES(ex, {
-			bool t = simt_compare(in->type, in->sub, A[l], Bv[l], ftz);
-			bool cv = (c >> l) & 1;
-
-			if (in->sub2 == 1)
-				t = t && cv;
-			else if (in->sub2 == 2)
-				t = t || cv;
-			else if (in->sub2 == 3)
-				t = t != cv;
-			D[l] = in->type2 == ST_F32 ? (t ? 0x3f800000u : 0)
-			     : (t ? (uint32_t)0xffffffffu : 0);
-		});
+		if (in->sub2 == 1)
+			bits &= c;
+		else if (in->sub2 == 2)
+			bits |= c;
+		else if (in->sub2 == 3)
+			bits ^= c;
+		FOR_LANES(ex, D[l] = ((bits >> l) & 1) ? one : 0);
 		return 1;
 	}
 	case OP_SLCT: {
