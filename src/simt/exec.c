@@ -1974,7 +1974,10 @@ static bool budget_tick(struct block_ctx *bc, struct warp *w,
 static int step_misc(struct block_ctx *bc, struct warp *w,
 		     const struct simt_insn *in, uint64_t **bases, uint32_t ex);
 
-void simt_run_warp(struct block_ctx *bc, struct warp *w)
+/* The interpreter loop is also compiled for AVX2, where the lane loops
+ * over 64-bit rows become vector code (per-lane shifts, 32-bit
+ * multiplies, wider blends); the loader picks the version the CPU runs. */
+SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 {
 	struct launch_state *L = bc->L;
 	const struct simt_module *mod = L->mod;

@@ -8,6 +8,14 @@
 
 #include <string.h>
 
+/* Functions whose lane loops are worth a second, AVX2 build on x86-64
+ * (chosen at load time by the CPU); elsewhere a plain function. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIMT_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SIMT_LANE_CLONES
+#endif
+
 /* The row of operand o: 32 lanes of 64 bits. */
 #define R(o) (bases[(o).kind] + (size_t)(o).idx * 32)
 
