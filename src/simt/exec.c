@@ -785,6 +785,19 @@ static bool lanes_distinct(uint8_t *const *ptr, uint32_t ex)
 	return true;
 }
 
+/* Each lane's n bytes from val to ptr, in lane order, with the common
+ * sizes copied inline. */
+static void store_lanes(uint8_t *const *ptr, const uint8_t (*val)[32],
+			uint32_t ex, uint32_t n)
+{
+	switch (n) {
+	case 4: FOR_LANES(ex, memcpy(ptr[l], val[l], 4)); break;
+	case 8: FOR_LANES(ex, memcpy(ptr[l], val[l], 8)); break;
+	case 16: FOR_LANES(ex, memcpy(ptr[l], val[l], 16)); break;
+	default: FOR_LANES(ex, memcpy(ptr[l], val[l], n)); break;
+	}
+}
+
 /* A store with hazard checks: every lane's address is resolved first,
  * lanes of the instruction that store to one address are looked at
  * together (one value: recorded once; different values: a race among
@@ -855,7 +868,7 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 	}
 	simt_hz_warp_access(bc, w, in, check, ptr, n, HZ_WRITE,
 			    (const uint8_t (*)[32])val, coll);
-	FOR_LANES(ex, memcpy(ptr[l], val[l], n));
+	store_lanes(ptr, val, ex, n);
 	if (simt_counters_on)
 		count_access(bc, in, addr, ex, n, true);
 	return true;

@@ -106,6 +106,13 @@ static void vc_unref(struct hz_vc *v)
 		free(v);
 }
 
+/* Drops k references at once. */
+static void vc_unref_n(struct hz_vc *v, uint32_t k)
+{
+	if (v && atomic_fetch_sub_explicit(&v->refs, k, memory_order_acq_rel) == k)
+		free(v);
+}
+
 static struct hz_vc *vc_new(uint32_t n)
 {
 	struct hz_vc *v = simt_xmalloc(sizeof *v + (size_t)n * sizeof v->c[0]);
@@ -537,6 +544,7 @@ struct hz_cached {
 };
 
 struct hz_block {
+	bool released;            /* block_release has left nothing held */
 	uint32_t n, nwarps;
 	uint32_t block;
 	struct hz_thread *t;
@@ -968,10 +976,25 @@ static void acc_clear(struct hz_acc *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* The snapshots of the block's threads let go of: threads side by side
+ * mostly share one (all of them after a barrier), so each run of equal
+ * ones drops its references in one atomic operation. */
+static void release_snaps(struct hz_block *hb)
+{
+	uint32_t i = 0, k;
+
+	while (i < hb->n) {
+		struct hz_vc *v = hb->t[i].snap;
+
+		for (k = 0; i < hb->n && hb->t[i].snap == v; i++, k++)
+			hb->t[i].snap = NULL;
+		vc_unref_n(v, k);
+	}
+}
+
+/* What a thread holds besides its snapshot (release_snaps). */
 static void thread_clear(struct hz_thread *t, struct hz_cold *c)
 {
-	vc_unref(t->snap);
-	t->snap = NULL;
 	if (t->xk || t->pend) {
 		gvc_unref(t->xk);
 		gvc_unref(t->pend);
@@ -1019,6 +1042,9 @@ static void block_release(struct hz_block *hb)
 {
 	uint32_t i;
 
+	if (hb->released)
+		return;
+	release_snaps(hb);
 	for (i = 0; i < hb->n; i++)
 		thread_clear(&hb->t[i], &hb->c[i]);
 	for (i = 0; i < NBARRIERS; i++)
@@ -1026,6 +1052,7 @@ static void block_release(struct hz_block *hb)
 	acc_clear(&hb->exited);
 	sync_clear(hb);
 	memo_clear(hb);
+	hb->released = true;
 }
 
 void simt_hz_ctx_prepare(struct block_ctx *bc)
@@ -1095,6 +1122,7 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		hb->t[i].clk = base + 1;
 		hb->t[i].snap = start;
 	}
+	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
 }
