@@ -570,14 +570,33 @@ static bool ld_fast(struct block_ctx *bc, struct warp *w,
 	uint8_t *base;
 
 	fast_window(bc, in->space, &lo, &sz, &base);
-	if (in->vec > 1) {
-		int k, vec = in->vec;
+	if (in->vec == 4 && size == 4 && !sgn) {
+		/* float4/int4: the four rows looked up once, not per lane */
+		uint64_t *D0 = R(in->o[0]), *D1 = R(in->o[1]), *D2 = R(in->o[2]);
+		uint64_t *D3 = R(in->o[3]);
 
+		n = 16;
+		FOR_LANES(ex, {
+			FAST_LANE(ACC_READ, const uint8_t *);
+			uint32_t v[4];
+
+			memcpy(v, p, 16);
+			D0[l] = v[0];
+			D1[l] = v[1];
+			D2[l] = v[2];
+			D3[l] = v[3];
+		});
+	} else if (in->vec > 1) {
+		int k, vec = in->vec;
+		uint64_t *Dk[4];
+
+		for (k = 0; k < vec; k++)
+			Dk[k] = R(in->o[k]);
 		n = (uint32_t)(size * vec);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_READ, const uint8_t *);
 			for (k = 0; k < vec; k++)
-				R(in->o[k])[l] = load_bytes(p + k * size, size, sgn);
+				Dk[k][l] = load_bytes(p + k * size, size, sgn);
 		});
 	} else if (size == 4 && !sgn) {
 		FOR_LANES(ex, {
@@ -616,12 +635,15 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 	fast_window(bc, in->space, &lo, &sz, &base);
 	if (in->vec > 1) {
 		int k, vec = in->vec;
+		const uint64_t *Sk[4];
 
+		for (k = 0; k < vec; k++)
+			Sk[k] = R(in->o[k]);
 		n = (uint32_t)(size * vec);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_WRITE, uint8_t *);
 			for (k = 0; k < vec; k++)
-				store_bytes(p + k * size, size, R(in->o[k])[l]);
+				store_bytes(p + k * size, size, Sk[k][l]);
 		});
 	} else if (size == 4) {
 		FOR_LANES(ex, {
@@ -819,11 +841,15 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 		uint8_t *base, **pt = ptr;
 		bool rec = true;
 
+		const uint64_t *Sk[4];
+
+		for (k = 0; k < vec; k++)
+			Sk[k] = R(in->o[k]);
 		fast_window(bc, in->space, &lo, &sz, &base);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_WRITE, uint8_t *);
 			for (k = 0; k < vec; k++)
-				store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
+				store_bytes(val[l] + k * size, size, Sk[k][l]);
 		});
 	} else {
 		FOR_LANES(ex, {
