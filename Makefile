@@ -50,9 +50,16 @@ BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
 SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
 
+# simt's interpreter loops (lane loops over register rows, the hazard
+# checks of every access) vectorise at -O3; those files get it when CFLAGS
+# keep the default level.
+SIMT_HOT := exec typed hazard alu launch
+SIMT_HOT_OPT := $(if $(filter -O2,$(CFLAGS)),-O3)
+$(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
+
 # Object files also depend on the flags they were built with.
 FLAGS_STAMP := $(BUILD)/flags.stamp
-FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS)
+FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
 .PHONY: all run test test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
@@ -87,7 +94,7 @@ $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(CONFIG)
 
 $(BUILD)/obj/simt/%.o: src/simt/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(SIMT_CFLAGS) -c -o $@ $<
+	$(CC) $(SIMT_CFLAGS) $(SIMT_FILE_CFLAGS) -c -o $@ $<
 
 $(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP) | $(CONFIG)
 	@mkdir -p $(@D)

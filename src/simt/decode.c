@@ -6,6 +6,7 @@
 #include "ptx_int.h"
 #include "tensor.h"
 #include "texture.h"
+#include "typed.h"
 
 #include "mbarrier.h"
 
@@ -2161,11 +2162,14 @@ static bool dec_warp(struct dctx *d)
 	return true;
 }
 
+static void decode_one(struct dctx *d);
+
 void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		struct ptx_rop *ops, int nops, int guard, bool guard_neg,
 		uint32_t line)
 {
 	struct dctx d;
+	uint32_t first = ps->mod->ncode, i;
 
 	memset(&d, 0, sizeof d);
 	d.ps = ps;
@@ -2179,54 +2183,62 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 	if (ps->fn < 0)
 		ptx_fail(ps, line, "instruction outside a function");
 	split_mods(&d);
-	if (dec_arith(&d) || dec_float(&d) || dec_flow(&d) || dec_warp(&d))
+	decode_one(&d);
+	/* the common typed forms run as ops of their own (typed.c) */
+	for (i = first; i < ps->mod->ncode; i++)
+		simt_typed_pick(&ps->mod->code[i]);
+}
+
+static void decode_one(struct dctx *d)
+{
+	if (dec_arith(d) || dec_float(d) || dec_flow(d) || dec_warp(d))
 		return;
-	if (base_is(&d, "mov"))
-		dec_mov(&d);
-	else if (base_is(&d, "setp"))
-		dec_setp(&d);
-	else if (base_is(&d, "set"))
-		dec_set(&d);
-	else if (base_is(&d, "selp"))
-		dec_selp(&d);
-	else if (base_is(&d, "slct"))
-		dec_slct(&d);
-	else if (base_is(&d, "cvt"))
-		dec_cvt(&d);
-	else if (base_is(&d, "cvta"))
-		dec_cvta(&d);
-	else if (base_is(&d, "isspacep"))
-		dec_isspacep(&d);
-	else if (base_is(&d, "ld") || base_is(&d, "ldu"))
-		dec_ldst(&d, false);
-	else if (base_is(&d, "st"))
-		dec_ldst(&d, true);
-	else if (base_is(&d, "atom"))
-		dec_atom(&d, false);
-	else if (base_is(&d, "red"))
-		dec_atom(&d, true);
-	else if (base_is(&d, "createpolicy"))
-		dec_simple(&d, OP_MOV, 1, false);
-	else if (base_is(&d, "cp") && has(&d, "async"))
-		dec_cp_async(&d);
-	else if (base_is(&d, "wmma") || base_is(&d, "mma") ||
-		 base_is(&d, "ldmatrix") || base_is(&d, "movmatrix"))
-		dec_tensor(&d);
-	else if (in_list(&d, tensor_ops))
-		unsupported(&d, "tensor-core instructions are not emulated");
-	else if (base_is(&d, "mbarrier"))
-		dec_mbarrier(&d, false);
-	else if (in_list(&d, async_ops))
-		unsupported(&d, "asynchronous copies and memory barriers are not "
+	if (base_is(d, "mov"))
+		dec_mov(d);
+	else if (base_is(d, "setp"))
+		dec_setp(d);
+	else if (base_is(d, "set"))
+		dec_set(d);
+	else if (base_is(d, "selp"))
+		dec_selp(d);
+	else if (base_is(d, "slct"))
+		dec_slct(d);
+	else if (base_is(d, "cvt"))
+		dec_cvt(d);
+	else if (base_is(d, "cvta"))
+		dec_cvta(d);
+	else if (base_is(d, "isspacep"))
+		dec_isspacep(d);
+	else if (base_is(d, "ld") || base_is(d, "ldu"))
+		dec_ldst(d, false);
+	else if (base_is(d, "st"))
+		dec_ldst(d, true);
+	else if (base_is(d, "atom"))
+		dec_atom(d, false);
+	else if (base_is(d, "red"))
+		dec_atom(d, true);
+	else if (base_is(d, "createpolicy"))
+		dec_simple(d, OP_MOV, 1, false);
+	else if (base_is(d, "cp") && has(d, "async"))
+		dec_cp_async(d);
+	else if (base_is(d, "wmma") || base_is(d, "mma") ||
+		 base_is(d, "ldmatrix") || base_is(d, "movmatrix"))
+		dec_tensor(d);
+	else if (in_list(d, tensor_ops))
+		unsupported(d, "tensor-core instructions are not emulated");
+	else if (base_is(d, "mbarrier"))
+		dec_mbarrier(d, false);
+	else if (in_list(d, async_ops))
+		unsupported(d, "asynchronous copies and memory barriers are not "
 			    "emulated");
-	else if (base_is(&d, "tex") || base_is(&d, "txq") ||
-		 base_is(&d, "suld") || base_is(&d, "sust"))
-		dec_tex(&d);
-	else if (in_list(&d, tex_ops))
-		unsupported(&d, "this texture or surface instruction is not "
+	else if (base_is(d, "tex") || base_is(d, "txq") ||
+		 base_is(d, "suld") || base_is(d, "sust"))
+		dec_tex(d);
+	else if (in_list(d, tex_ops))
+		unsupported(d, "this texture or surface instruction is not "
 			    "emulated");
 	else
-		unsupported(&d, NULL);
+		unsupported(d, NULL);
 }
 
 static const char *const op_names[] = {

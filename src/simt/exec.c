@@ -19,72 +19,14 @@
 #include "texture.h"
 #include "mbarrier.h"
 #include "hazard.h"
+#include "lanes.h"
+#include "typed.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#define R(o) (bases[(o).kind] + (size_t)(o).idx * 32)
-
-/* Runs `body` for every lane l set in `mask`. */
-#define FOR_LANES(mask, ...) \
-	do { \
-		uint32_t mm_ = (mask); \
-		if (mm_ == SIMT_FULL) { \
-			for (unsigned l = 0; l < 32; l++) { \
-				__VA_ARGS__; \
-			} \
-		} else { \
-			while (mm_) { \
-				unsigned l = (unsigned)__builtin_ctz(mm_); \
-				mm_ &= mm_ - 1; \
-				__VA_ARGS__; \
-			} \
-		} \
-	} while (0)
-
-static inline float u2f(uint64_t v)
-{
-	uint32_t u = (uint32_t)v;
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static inline uint64_t f2u(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static inline double u2d(uint64_t v)
-{
-	double d;
-
-	memcpy(&d, &v, 8);
-	return d;
-}
-
-static inline uint64_t d2u(double d)
-{
-	uint64_t u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-static inline uint64_t sext_to(uint64_t v, int bits)
-{
-	if (bits >= 64)
-		return v;
-	v &= (1ull << bits) - 1;
-	return (v ^ (1ull << (bits - 1))) - (1ull << (bits - 1));
-}
 
 /* Bit count without a library call on CPUs built for without POPCNT. */
 static inline uint32_t popc(uint32_t m)
@@ -628,14 +570,33 @@ static bool ld_fast(struct block_ctx *bc, struct warp *w,
 	uint8_t *base;
 
 	fast_window(bc, in->space, &lo, &sz, &base);
-	if (in->vec > 1) {
-		int k, vec = in->vec;
+	if (in->vec == 4 && size == 4 && !sgn) {
+		/* float4/int4: the four rows looked up once, not per lane */
+		uint64_t *D0 = R(in->o[0]), *D1 = R(in->o[1]), *D2 = R(in->o[2]);
+		uint64_t *D3 = R(in->o[3]);
 
+		n = 16;
+		FOR_LANES(ex, {
+			FAST_LANE(ACC_READ, const uint8_t *);
+			uint32_t v[4];
+
+			memcpy(v, p, 16);
+			D0[l] = v[0];
+			D1[l] = v[1];
+			D2[l] = v[2];
+			D3[l] = v[3];
+		});
+	} else if (in->vec > 1) {
+		int k, vec = in->vec;
+		uint64_t *Dk[4];
+
+		for (k = 0; k < vec; k++)
+			Dk[k] = R(in->o[k]);
 		n = (uint32_t)(size * vec);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_READ, const uint8_t *);
 			for (k = 0; k < vec; k++)
-				R(in->o[k])[l] = load_bytes(p + k * size, size, sgn);
+				Dk[k][l] = load_bytes(p + k * size, size, sgn);
 		});
 	} else if (size == 4 && !sgn) {
 		FOR_LANES(ex, {
@@ -674,12 +635,15 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 	fast_window(bc, in->space, &lo, &sz, &base);
 	if (in->vec > 1) {
 		int k, vec = in->vec;
+		const uint64_t *Sk[4];
 
+		for (k = 0; k < vec; k++)
+			Sk[k] = R(in->o[k]);
 		n = (uint32_t)(size * vec);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_WRITE, uint8_t *);
 			for (k = 0; k < vec; k++)
-				store_bytes(p + k * size, size, R(in->o[k])[l]);
+				store_bytes(p + k * size, size, Sk[k][l]);
 		});
 	} else if (size == 4) {
 		FOR_LANES(ex, {
@@ -843,6 +807,19 @@ static bool lanes_distinct(uint8_t *const *ptr, uint32_t ex)
 	return true;
 }
 
+/* Each lane's n bytes from val to ptr, in lane order, with the common
+ * sizes copied inline. */
+static void store_lanes(uint8_t *const *ptr, const uint8_t (*val)[32],
+			uint32_t ex, uint32_t n)
+{
+	switch (n) {
+	case 4: FOR_LANES(ex, memcpy(ptr[l], val[l], 4)); break;
+	case 8: FOR_LANES(ex, memcpy(ptr[l], val[l], 8)); break;
+	case 16: FOR_LANES(ex, memcpy(ptr[l], val[l], 16)); break;
+	default: FOR_LANES(ex, memcpy(ptr[l], val[l], n)); break;
+	}
+}
+
 /* A store with hazard checks: every lane's address is resolved first,
  * lanes of the instruction that store to one address are looked at
  * together (one value: recorded once; different values: a race among
@@ -864,11 +841,15 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 		uint8_t *base, **pt = ptr;
 		bool rec = true;
 
+		const uint64_t *Sk[4];
+
+		for (k = 0; k < vec; k++)
+			Sk[k] = R(in->o[k]);
 		fast_window(bc, in->space, &lo, &sz, &base);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_WRITE, uint8_t *);
 			for (k = 0; k < vec; k++)
-				store_bytes(val[l] + k * size, size, R(in->o[k])[l]);
+				store_bytes(val[l] + k * size, size, Sk[k][l]);
 		});
 	} else {
 		FOR_LANES(ex, {
@@ -913,7 +894,7 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 	}
 	simt_hz_warp_access(bc, w, in, check, ptr, n, HZ_WRITE,
 			    (const uint8_t (*)[32])val, coll);
-	FOR_LANES(ex, memcpy(ptr[l], val[l], n));
+	store_lanes(ptr, val, ex, n);
 	if (simt_counters_on)
 		count_access(bc, in, addr, ex, n, true);
 	return true;
@@ -2027,43 +2008,15 @@ static bool budget_tick(struct block_ctx *bc, struct warp *w,
 		}); \
 	} while (0)
 
-#define CMP_INT(T) \
-	do { \
-		switch (in->sub) { \
-		case CMP_EQ: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] == (T)Bv[l]) << l); break; \
-		case CMP_NE: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] != (T)Bv[l]) << l); break; \
-		case CMP_LT: case CMP_LO: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] < (T)Bv[l]) << l); break; \
-		case CMP_LE: case CMP_LS: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] <= (T)Bv[l]) << l); break; \
-		case CMP_GT: case CMP_HI: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] > (T)Bv[l]) << l); break; \
-		default: FOR_LANES(ex, bits |= (uint32_t)((T)A[l] >= (T)Bv[l]) << l); break; \
-		} \
-	} while (0)
-
-#define CMP_FLT(CONV) \
-	do { \
-		switch (in->sub) { \
-		case CMP_EQ: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) == CONV(Bv[l])) << l); break; \
-		case CMP_NE: FOR_LANES(ex, { __typeof__(CONV(A[l])) a = CONV(A[l]), b = CONV(Bv[l]); \
-			bits |= (uint32_t)(a == a && b == b && a != b) << l; }); break; \
-		case CMP_LT: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) < CONV(Bv[l])) << l); break; \
-		case CMP_LE: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) <= CONV(Bv[l])) << l); break; \
-		case CMP_GT: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) > CONV(Bv[l])) << l); break; \
-		case CMP_GE: FOR_LANES(ex, bits |= (uint32_t)(CONV(A[l]) >= CONV(Bv[l])) << l); break; \
-		case CMP_NEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) == CONV(Bv[l])) << l); break; \
-		case CMP_LTU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) >= CONV(Bv[l])) << l); break; \
-		case CMP_LEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) > CONV(Bv[l])) << l); break; \
-		case CMP_GTU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) <= CONV(Bv[l])) << l); break; \
-		case CMP_GEU: FOR_LANES(ex, bits |= (uint32_t)!(CONV(A[l]) < CONV(Bv[l])) << l); break; \
-		default: FOR_LANES(ex, bits |= (uint32_t)simt_compare(in->type, in->sub, A[l], Bv[l], false) << l); break; \
-		} \
-	} while (0)
-
 /* Executes the group's instruction; returns false when the group's pc was
  * already set (control flow) or the group was dissolved. */
 static int step_misc(struct block_ctx *bc, struct warp *w,
 		     const struct simt_insn *in, uint64_t **bases, uint32_t ex);
 
-void simt_run_warp(struct block_ctx *bc, struct warp *w)
+/* The interpreter loop is also compiled for AVX2, where the lane loops
+ * over 64-bit rows become vector code (per-lane shifts, 32-bit
+ * multiplies, wider blends); the loader picks the version the CPU runs. */
+SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 {
 	struct launch_state *L = bc->L;
 	const struct simt_module *mod = L->mod;
@@ -2275,8 +2228,8 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			case OP_SETP_U32: CMP_INT(uint32_t); break;
 			case OP_SETP_S64: CMP_INT(int64_t); break;
 			case OP_SETP_U64: CMP_INT(uint64_t); break;
-			case OP_SETP_F32: CMP_FLT(u2f); break;
-			default: CMP_FLT(u2d); break;
+			case OP_SETP_F32: CMP_FLT(u2f, false); break;
+			default: CMP_FLT(u2d, false); break;
 			}
 			pred_set(bases, in->o[0], bits, ex);
 			break;
@@ -2310,6 +2263,11 @@ void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			FOR_LANES(ex, D[l] = (uint32_t)A[l]);
 			break;
 		}
+#define TYPED_CASE(n) case OP_##n:
+		SIMT_TYPED_OPS(TYPED_CASE)
+#undef TYPED_CASE
+			simt_typed_exec(in, bases, ex);
+			break;
 		case OP_LD:
 			if (!exec_ld(bc, w, in, bases, ex))
 				return;
@@ -2500,11 +2458,9 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 	}
 	case OP_SETP_GEN: {
 		const uint64_t *A = R(in->o[2]), *Bv = R(in->o[3]);
-		uint32_t bits = 0, c = in->sub2 ? pred_of(bases, in->o[4]) : 0;
-		bool ftz = in->flags & F_FTZ;
+		uint32_t bits = simt_compare_lanes(in, A, Bv, ex);
+		uint32_t c = in->sub2 ? pred_of(bases, in->o[4]) : 0;
 
-		FOR_LANES(ex, bits |= (uint32_t)simt_compare(in->type, in->sub, A[l],
-							     Bv[l], ftz) << l);
 		if (in->sub2 == 1) {
 			pred_set(bases, in->o[0], bits & c, ex);
 			if (in->o[1].kind != OK_NONE)
@@ -2528,21 +2484,16 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		uint64_t *D = R(in->o[0]);
 		const uint64_t *A = R(in->o[1]), *Bv = R(in->o[2]);
 		uint32_t c = in->sub2 ? pred_of(bases, in->o[3]) : 0;
-		bool ftz = in->flags & F_FTZ;
+		uint32_t bits = simt_compare_lanes(in, A, Bv, ex);
+		uint64_t one = in->type2 == ST_F32 ? 0x3f800000u : 0xffffffffu;
 
-		FOR_LANES(ex, {
-			bool t = simt_compare(in->type, in->sub, A[l], Bv[l], ftz);
-			bool cv = (c >> l) & 1;
-
-			if (in->sub2 == 1)
-				t = t && cv;
-			else if (in->sub2 == 2)
-				t = t || cv;
-			else if (in->sub2 == 3)
-				t = t != cv;
-			D[l] = in->type2 == ST_F32 ? (t ? 0x3f800000u : 0)
-			     : (t ? (uint32_t)0xffffffffu : 0);
-		});
+		if (in->sub2 == 1)
+			bits &= c;
+		else if (in->sub2 == 2)
+			bits |= c;
+		else if (in->sub2 == 3)
+			bits ^= c;
+		FOR_LANES(ex, D[l] = ((bits >> l) & 1) ? one : 0);
 		return 1;
 	}
 	case OP_SLCT: {

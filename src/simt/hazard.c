@@ -106,6 +106,13 @@ static void vc_unref(struct hz_vc *v)
 		free(v);
 }
 
+/* Drops k references at once. */
+static void vc_unref_n(struct hz_vc *v, uint32_t k)
+{
+	if (v && atomic_fetch_sub_explicit(&v->refs, k, memory_order_acq_rel) == k)
+		free(v);
+}
+
 static struct hz_vc *vc_new(uint32_t n)
 {
 	struct hz_vc *v = simt_xmalloc(sizeof *v + (size_t)n * sizeof v->c[0]);
@@ -538,6 +545,7 @@ struct hz_cached {
 };
 
 struct hz_block {
+	bool released;            /* block_release has left nothing held */
 	uint32_t n, nwarps;
 	uint32_t block;
 	struct hz_thread *t;
@@ -970,10 +978,25 @@ static void acc_clear(struct hz_acc *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* The snapshots of the block's threads let go of: threads side by side
+ * mostly share one (all of them after a barrier), so each run of equal
+ * ones drops its references in one atomic operation. */
+static void release_snaps(struct hz_block *hb)
+{
+	uint32_t i = 0, k;
+
+	while (i < hb->n) {
+		struct hz_vc *v = hb->t[i].snap;
+
+		for (k = 0; i < hb->n && hb->t[i].snap == v; i++, k++)
+			hb->t[i].snap = NULL;
+		vc_unref_n(v, k);
+	}
+}
+
+/* What a thread holds besides its snapshot (release_snaps). */
 static void thread_clear(struct hz_thread *t, struct hz_cold *c)
 {
-	vc_unref(t->snap);
-	t->snap = NULL;
 	if (t->xk || t->pend) {
 		gvc_unref(t->xk);
 		gvc_unref(t->pend);
@@ -1021,6 +1044,9 @@ static void block_release(struct hz_block *hb)
 {
 	uint32_t i;
 
+	if (hb->released)
+		return;
+	release_snaps(hb);
 	for (i = 0; i < hb->n; i++)
 		thread_clear(&hb->t[i], &hb->c[i]);
 	for (i = 0; i < NBARRIERS; i++)
@@ -1028,6 +1054,7 @@ static void block_release(struct hz_block *hb)
 	acc_clear(&hb->exited);
 	sync_clear(hb);
 	memo_clear(hb);
+	hb->released = true;
 }
 
 void simt_hz_ctx_prepare(struct block_ctx *bc)
@@ -1097,6 +1124,7 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		hb->t[i].clk = base + 1;
 		hb->t[i].snap = start;
 	}
+	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
 }
@@ -1779,10 +1807,20 @@ HOT bool bits_all(const uint8_t *bits, uint64_t off, uint32_t n)
 
 		return (bits[off >> 3] & m) == m;
 	}
+	if ((n == 8 || n == 16) && (off & (n - 1)) == 0)
+		return bits[off >> 3] == 0xff && (n == 8 || bits[(off >> 3) + 1] == 0xff);
 	for (i = 0; i < n; i++)
 		if (!(bits[(off + i) >> 3] & (1u << ((off + i) & 7))))
 			return false;
 	return true;
+}
+
+HOT void bits_or(uint8_t *byte, uint8_t m, bool atomic)
+{
+	if (atomic)
+		__atomic_fetch_or(byte, m, __ATOMIC_RELAXED);
+	else
+		*byte |= m;
 }
 
 HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
@@ -1791,6 +1829,14 @@ HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
 
 	if (bits_all(bits, off, n))
 		return;
+	/* whole granules aligned to their size: a byte of bits at a time */
+	if ((n == 4 || n == 8 || n == 16) && (off & (n - 1)) == 0) {
+		bits_or(&bits[off >> 3], n == 4 ? (uint8_t)(0xfu << (off & 4)) : 0xff,
+			atomic);
+		if (n == 16)
+			bits_or(&bits[(off >> 3) + 1], 0xff, atomic);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		uint8_t m = (uint8_t)(1u << ((off + i) & 7));
 
@@ -1984,6 +2030,21 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	return true;
 }
 
+/* read4 for each granule of an aligned plain read of n bytes (4, 8 or
+ * 16).  A granule that needs the full check stops it; those before it
+ * are then checked again the full way, which finds them as read4 left
+ * them (no race, the read recorded) and changes nothing. */
+HOT bool reads4(struct hz_block *hb, struct hz_word *wd, uint32_t n,
+		uint32_t tid, uint32_t pc, uint32_t base, bool shared)
+{
+	uint32_t g;
+
+	for (g = 0; g < n / 4; g++)
+		if (!read4(hb, wd + g, tid, pc, base, shared))
+			return false;
+	return true;
+}
+
 /* Whether the record r (of this launch) is ordered before an access by
  * thread tid that is not strong, as far as a fast path can tell: false
  * when the full check is needed. */
@@ -2018,11 +2079,25 @@ HOT bool write4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	return true;
 }
 
-/* Plain aligned 4-byte writes of distinct words, lane by lane, until one
- * needs the full check; returns the lanes left. */
-static uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
+/* write4 for each granule of an aligned plain write of n bytes (4, 8 or
+ * 16); as in reads4, a granule that needs the full check leaves those
+ * before it as the full check would leave them. */
+HOT bool writes4_at(struct hz_block *hb, struct hz_word *wd, uint32_t n,
+		    uint32_t tid, uint32_t pc, uint32_t base, bool shared)
+{
+	uint32_t g;
+
+	for (g = 0; g < n / 4; g++)
+		if (!write4(hb, wd + g, tid, pc, base, shared))
+			return false;
+	return true;
+}
+
+/* Plain aligned writes of 4, 8 or 16 bytes to distinct words, lane by
+ * lane, until one needs the full check; returns the lanes left. */
+HOT uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
 			struct where *wh, const struct warp *w, uint32_t lanes,
-			uint8_t *const *ptr, uint32_t pc)
+		     uint8_t *const *ptr, uint32_t n, uint32_t pc)
 {
 	uint32_t base = bc->L->hz_base;
 	uint64_t ssize = bc->L->shared_size;
@@ -2031,28 +2106,101 @@ static uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
 		unsigned l = (unsigned)__builtin_ctz(lanes);
 		uint8_t *p = ptr[l];
 		uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
-		uint8_t m;
 
 		if (off < ssize && !(off & 3)) {
-			if (!write4(hb, &hb->ssh[off >> 2], w->id * 32 + l, pc, base, true))
+			if (!writes4_at(hb, &hb->ssh[off >> 2], n, w->id * 32 + l, pc,
+					base, true))
 				break;
-			m = (uint8_t)(0xfu << (off & 4));
-			hb->sinit[off >> 3] |= m;
+			bits_set(hb->sinit, off, n, false);
 		} else if (off >= ssize && hb->global_ok && !(a & 3) &&
 			   (uint64_t)(p - bc->local) >= bc->local_cap &&
 			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
 			off = a - wh->lo;
-			if (!write4(hb, &wh->sh[off >> 2], w->id * 32 + l, pc, base, false))
+			if (!writes4_at(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc,
+					base, false))
 				break;
-			m = (uint8_t)(0xfu << (off & 4));
-			if (wh->init && (wh->init[off >> 3] & m) != m)
-				__atomic_fetch_or(&wh->init[off >> 3], m, __ATOMIC_RELAXED);
+			if (wh->init)
+				bits_set(wh->init, off, n, true);
 		} else {
 			break;
 		}
 		lanes &= lanes - 1;
 	}
 	return lanes;
+}
+
+
+/* Plain aligned reads of n bytes (4, 8 or 16), lane by lane, until one
+ * needs the full check (a new allocation, local memory, an unwritten or
+ * racing granule); returns the lanes left. */
+HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
+			struct where *wh, const struct warp *w, uint32_t lanes,
+			uint8_t *const *ptr, uint32_t n, uint32_t pc)
+{
+	uint32_t base = bc->L->hz_base;
+	uint64_t ssize = bc->L->shared_size;
+	const struct hz_thread *prev = NULL;
+	const uint8_t *prev_p = NULL;
+	/* lanes of a warp without __syncwarp knowledge of their own know the
+	 * same when they share a snapshot */
+	bool same_ok = !hb->Lon[w->id];
+
+	while (lanes) {
+		unsigned l = (unsigned)__builtin_ctz(lanes);
+		uint8_t *p = ptr[l];
+		uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
+		const struct hz_thread *t = &hb->t[w->id * 32 + l];
+
+		if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk) {
+			/* a broadcast read: what held for the lane before holds
+			 * for this one, and the read record stays */
+			lanes &= lanes - 1;
+			continue;
+		}
+		if (off < ssize && !(off & 3)) {
+			if ((off < hb->init_limit && !bits_all(hb->sinit, off, n)) ||
+			    !reads4(hb, &hb->ssh[off >> 2], n, w->id * 32 + l, pc, base,
+				    true))
+				break;
+		} else if (off >= ssize && hb->global_ok && !(a & 3) &&
+			   (uint64_t)(p - bc->local) >= bc->local_cap &&
+			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
+			off = a - wh->lo;
+			if ((wh->init && !bits_all(wh->init, off, n)) ||
+			    !reads4(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc, base,
+				    false))
+				break;
+		} else {
+			break;
+		}
+		prev = t;
+		prev_p = p;
+		lanes &= lanes - 1;
+	}
+	return lanes;
+}
+
+/* The fast paths with the size a constant, so each is compiled for it;
+ * the lanes they leave are returned. */
+static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
+			    struct where *wh, const struct warp *w,
+			    uint32_t lanes, uint8_t *const *ptr, uint32_t n,
+			    int kind, uint32_t pc)
+{
+	if (kind == HZ_READ) {
+		switch (n) {
+		case 4: return fast_reads(bc, hb, wh, w, lanes, ptr, 4, pc);
+		case 8: return fast_reads(bc, hb, wh, w, lanes, ptr, 8, pc);
+		case 16: return fast_reads(bc, hb, wh, w, lanes, ptr, 16, pc);
+		default: return lanes;
+		}
+	}
+	switch (n) {
+	case 4: return writes4(bc, hb, wh, w, lanes, ptr, 4, pc);
+	case 8: return writes4(bc, hb, wh, w, lanes, ptr, 8, pc);
+	case 16: return writes4(bc, hb, wh, w, lanes, ptr, 16, pc);
+	default: return lanes;
+	}
 }
 
 void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
@@ -2065,53 +2213,8 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
 
-	if (kind == HZ_READ && n == 4 && !flags) {
-		uint32_t base = bc->L->hz_base;
-		uint64_t ssize = bc->L->shared_size;
-		const struct hz_thread *prev = NULL;
-		const uint8_t *prev_p = NULL;
-		/* lanes of a warp without __syncwarp knowledge of their own
-		 * know the same when they share a snapshot */
-		bool same_ok = !hb->Lon[w->id];
-
-		while (lanes) {
-			unsigned l = (unsigned)__builtin_ctz(lanes);
-			uint8_t *p = ptr[l];
-			uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
-			const struct hz_thread *t = &hb->t[w->id * 32 + l];
-			uint8_t m;
-
-			if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk) {
-				/* a broadcast read: what held for the lane before
-				 * holds for this one, and the read record stays */
-				lanes &= lanes - 1;
-				continue;
-			}
-			if (off < ssize && !(off & 3)) {
-				m = (uint8_t)(0xfu << (off & 4));
-				if ((off < hb->init_limit && (hb->sinit[off >> 3] & m) != m) ||
-				    !read4(hb, &hb->ssh[off >> 2], w->id * 32 + l, pc, base, true))
-					break;
-			} else if (off >= ssize && hb->global_ok && !(a & 3) &&
-				   (uint64_t)(p - bc->local) >= bc->local_cap &&
-				   (a - wh.lo < wh.size || global_where(bc, a, &wh))) {
-				off = a - wh.lo;
-				m = (uint8_t)(0xfu << (off & 4));
-				if ((wh.init && (wh.init[off >> 3] & m) != m) ||
-				    !read4(hb, &wh.sh[off >> 2], w->id * 32 + l, pc, base, false))
-					break;
-			} else {
-				break;
-			}
-			prev = t;
-			prev_p = p;
-			lanes &= lanes - 1;
-		}
-		/* the rest (a new allocation, local memory, an unwritten or
-		 * racing granule) the full way */
-	} else if (kind == HZ_WRITE && n == 4 && !flags && !coll) {
-		lanes = writes4(bc, hb, &wh, w, lanes, ptr, pc);
-	}
+	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
+		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc);
 	while (lanes) {
 		unsigned l = (unsigned)__builtin_ctz(lanes);
 

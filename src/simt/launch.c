@@ -156,6 +156,8 @@ void simt_fault(struct block_ctx *bc, const struct warp *w, int lane,
 
 /* ---- block contexts ---- */
 
+static void warp_launch_sregs(struct block_ctx *bc, struct warp *w);
+
 void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 {
 	uint32_t i, rows = L->entry_rows;
@@ -189,6 +191,7 @@ void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 		if (!w->sregs)
 			w->sregs = simt_xcalloc((size_t)SR_COUNT * 32, sizeof(uint64_t));
 		w->id = i;
+		warp_launch_sregs(bc, w);
 	}
 	if (bc->shared_cap < L->shared_size + 16) {
 		free(bc->shared);
@@ -213,7 +216,9 @@ static void set_row(uint64_t *row, uint64_t v)
 		row[l] = v;
 }
 
-static void warp_sregs(struct block_ctx *bc, struct warp *w)
+/* The special registers of a warp that hold for a whole launch (all but
+ * those of warp_block_sregs), set once per launch in each context. */
+static void warp_launch_sregs(struct block_ctx *bc, struct warp *w)
 {
 	struct launch_state *L = bc->L;
 	uint64_t *s = w->sregs;
@@ -238,16 +243,11 @@ static void warp_sregs(struct block_ctx *bc, struct warp *w)
 	set_row(s + SR_NTID_X * 32, L->block.x);
 	set_row(s + SR_NTID_Y * 32, L->block.y);
 	set_row(s + SR_NTID_Z * 32, L->block.z);
-	set_row(s + SR_CTAID_X * 32, bc->ctaid[0]);
-	set_row(s + SR_CTAID_Y * 32, bc->ctaid[1]);
-	set_row(s + SR_CTAID_Z * 32, bc->ctaid[2]);
 	set_row(s + SR_NCTAID_X * 32, L->grid.x);
 	set_row(s + SR_NCTAID_Y * 32, L->grid.y);
 	set_row(s + SR_NCTAID_Z * 32, L->grid.z);
 	set_row(s + SR_WARPID * 32, w->id);
 	set_row(s + SR_NWARPID * 32, 64);
-	set_row(s + SR_SMID * 32,
-		bc->block % (uint64_t)simt_device()->prop.multiProcessorCount);
 	set_row(s + SR_NSMID * 32, (uint64_t)simt_device()->prop.multiProcessorCount);
 	set_row(s + SR_GRIDID * 32, launch_count);
 	set_row(s + SR_DYN_SMEM * 32, L->shared_dyn);
@@ -270,6 +270,18 @@ static void warp_sregs(struct block_ctx *bc, struct warp *w)
 		set_row(s + SR_ENVREG1 * 32, L->grid_ws >> 32);
 		set_row(s + SR_ENVREG2 * 32, L->grid_ws & 0xffffffffu);
 	}
+}
+
+/* The special registers that change from block to block. */
+static void warp_block_sregs(struct block_ctx *bc, struct warp *w)
+{
+	uint64_t *s = w->sregs;
+
+	set_row(s + SR_CTAID_X * 32, bc->ctaid[0]);
+	set_row(s + SR_CTAID_Y * 32, bc->ctaid[1]);
+	set_row(s + SR_CTAID_Z * 32, bc->ctaid[2]);
+	set_row(s + SR_SMID * 32,
+		bc->block % (uint64_t)simt_device()->prop.multiProcessorCount);
 }
 
 static void describe_waiters(struct block_ctx *bc, struct simt_buf *b)
@@ -356,7 +368,7 @@ void simt_block_begin(struct block_ctx *bc, uint64_t block)
 			       L->fn->local_size);
 	}
 	for (i = 0; i < L->nwarps; i++) {
-		warp_sregs(bc, &bc->warps[i]);
+		warp_block_sregs(bc, &bc->warps[i]);
 		simt_warp_start(bc, &bc->warps[i]);
 		bc->warps[i].synced = 0;
 		bc->warps[i].sync_extra = 0;

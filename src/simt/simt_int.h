@@ -144,6 +144,22 @@ enum {
 	CMP_NUM, CMP_NAN
 };
 
+/* Typed forms of cvt and of generic integer ops (typed.c): the
+ * conversions first, from CVT_F32_U32 to CVT_INT, then the integer ops. */
+#define SIMT_TYPED_OPS(X) \
+	X(CVT_F32_U32) X(CVT_F32_S32) X(CVT_F32_U64) X(CVT_F32_S64) \
+	X(CVT_F64_U32) X(CVT_F64_S32) X(CVT_F64_U64) X(CVT_F64_S64) \
+	X(CVT_F32_F64) X(CVT_F64_F32) X(CVT_F16_F32) X(CVT_F32_F16) \
+	X(CVT_S32_F32) X(CVT_U32_F32) X(CVT_S32_F64) X(CVT_U32_F64) \
+	X(CVT_RND_F32) X(CVT_RND_F64) X(CVT_INT) \
+	X(MULHI_U32) X(MULHI_S32) X(MULHI_U64) X(MULHI_S64) \
+	X(DIV_U32) X(DIV_S32) X(DIV_U64) X(DIV_S64) \
+	X(REM_U32) X(REM_S32) X(REM_U64) X(REM_S64) \
+	X(ABS_S32) X(NEG_S32) X(ABS_S64) X(NEG_S64) \
+	X(MIN_S64) X(MAX_S64) X(MIN_U64) X(MAX_U64) \
+	X(POPC_32) X(POPC_64) X(CLZ_32) X(CLZ_64) X(BREV_32) \
+	X(SHF_L) X(SHF_R) X(BFE_U32) X(BFE_S32) X(PRMT)
+
 /* The interpreter's operations.  Hot ones are specialised by type; the
  * rest carry their type in the instruction and go through slower
  * generic code. */
@@ -174,6 +190,7 @@ enum {
 	X(SHFL) X(VOTE) X(MATCH) X(ACTIVEMASK) X(REDUX) X(BAR_WARP) X(ELECT) \
 	X(VPRINTF) X(ASSERTFAIL) X(MALLOC) X(FREE) X(TENSOR) X(TENSOR_LANE) \
 	X(TEX) \
+	SIMT_TYPED_OPS(X) \
 	X(UNSUPPORTED)
 
 enum simt_op {
