@@ -52,7 +52,7 @@ BIN := $(BUILD)/cudalab
 SCRIPT_SUITES := $(wildcard tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
 
 # Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
-FUZZ_SIMT_TARGETS := ptx
+FUZZ_SIMT_TARGETS := ptx fatbin
 FUZZ_APP_TARGETS := markdown quiz frontmatter result config remote store
 FUZZ_TARGETS := $(FUZZ_APP_TARGETS) $(FUZZ_SIMT_TARGETS)
 # The same sources with the normal compiler and tests/fuzz/driver.c, run by

@@ -354,6 +354,10 @@ const char *simt_op_name(int op);
  * text, or -1 with a message in *why (static). */
 int simt_fatbin_ptx(const void *wrapper, const char **ptx, size_t *len,
 		    const char **why);
+/* The same for the fatbinary itself, of which size bytes may be read
+ * (its header and entries must lie within them). */
+int simt_fatbin_find_ptx(const void *fatbin, size_t size, const char **ptx,
+			 size_t *len, const char **why);
 
 /* ---- memory (memory.c) ---- */
 
