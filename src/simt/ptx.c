@@ -1416,8 +1416,7 @@ static int get_func(struct ptx_parser *ps, const char *name, uint32_t len)
 
 /* Parses "( .param ... , ... )".  Kernel parameters get offsets in the
  * launch buffer; function parameters get frame rows. */
-static void parse_param_list(struct ptx_parser *ps, bool kernel,
-			     struct simt_param **out, int *nout,
+static void parse_param_list(struct ptx_parser *ps, bool kernel, int slot,
 			     uint32_t *kbytes)
 {
 	struct simt_param *list = NULL;
@@ -1436,8 +1435,10 @@ static void parse_param_list(struct ptx_parser *ps, bool kernel,
 		parse_vdecl(ps, &d);
 		size = (uint32_t)vdecl_size(&d);
 		GROW(list, n, cap);
-		p = &list[n++];
+		ps->plist[slot] = list;
+		p = &list[n];
 		p->name = simt_xstrndup(d.name, d.len);
+		ps->nplist[slot] = ++n;
 		p->size = size;
 		p->align = d.align;
 		if (kernel) {
@@ -1453,8 +1454,6 @@ static void parse_param_list(struct ptx_parser *ps, bool kernel,
 			next(ps);
 	}
 	next(ps);
-	*out = list;
-	*nout = n;
 }
 
 static void free_params(struct simt_param *p, int n)
@@ -1701,7 +1700,7 @@ static void parse_function(struct ptx_parser *ps, bool entry)
 	ps->nregs = 0;
 	ps->npdecls = 0;
 	if (!entry && is_punct(ps, '('))
-		parse_param_list(ps, false, &rets, &nrets, NULL);
+		parse_param_list(ps, false, 0, NULL);
 	if (TOK->kind != TK_IDENT)
 		ptx_fail(ps, TOK->line, "expected a function name");
 	name = TOK->s;
@@ -1709,7 +1708,13 @@ static void parse_function(struct ptx_parser *ps, bool entry)
 	line = TOK->line;
 	next(ps);
 	if (is_punct(ps, '('))
-		parse_param_list(ps, entry, &params, &nparams, &kbytes);
+		parse_param_list(ps, entry, 1, &kbytes);
+	rets = ps->plist[0];
+	nrets = ps->nplist[0];
+	params = ps->plist[1];
+	nparams = ps->nplist[1];
+	memset(ps->plist, 0, sizeof ps->plist);
+	memset(ps->nplist, 0, sizeof ps->nplist);
 	fi = get_func(ps, name, len);
 	f = &ps->mod->funcs[fi];
 	f->is_entry = entry;
@@ -2138,6 +2143,8 @@ int simt_kernel_summarize(struct simt_module *mod, struct simt_func *f)
 
 static void parser_free(struct ptx_parser *ps)
 {
+	free_params(ps->plist[0], ps->nplist[0]);
+	free_params(ps->plist[1], ps->nplist[1]);
 	free(ps->regs);
 	free(ps->pdecls);
 	free(ps->locals);
