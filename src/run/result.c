@@ -391,9 +391,10 @@ void run_interpret_compile(const struct run_request *req, struct run_result *res
 	run_result_json(res, req, NULL, NULL);
 }
 
+/* Sets key (spelled exactly so: a harness's "Status" is another key). */
 static void put(cJSON *obj, const char *key, cJSON *item)
 {
-	if (cJSON_HasObjectItem(obj, key))
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
 	else
 		cJSON_AddItemToObject(obj, key, item);
@@ -420,7 +421,7 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 {
 	cJSON *o = harness ? harness : cJSON_CreateObject();
 
-	if (!cJSON_HasObjectItem(o, "schema"))
+	if (!cJSON_GetObjectItemCaseSensitive(o, "schema"))
 		put(o, "schema", cJSON_CreateNumber(1));
 	if (!str(o, "exercise"))
 		put(o, "exercise", cJSON_CreateString(req->ex->id));
