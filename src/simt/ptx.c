@@ -1825,7 +1825,7 @@ static void parse_toplevel(struct ptx_parser *ps)
 
 static bool file_known(const struct simt_module *mod, uint32_t f)
 {
-	return (int)f < mod->nfile_map && mod->file_map[f] != UINT32_MAX;
+	return f < (uint32_t)mod->nfile_map && mod->file_map[f] != UINT32_MAX;
 }
 
 /* Gives each instruction the source location to report: the innermost
