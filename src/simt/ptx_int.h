@@ -144,6 +144,8 @@ struct ptx_parser {
 	 * error leaves nothing behind. */
 	struct simt_param *plist[2];
 	int nplist[2];
+	/* .global and .const bytes the module has declared so far */
+	uint64_t static_bytes;
 };
 
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,

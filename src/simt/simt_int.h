@@ -289,6 +289,7 @@ struct simt_var {
 	uint32_t align;
 	bool is_extern;    /* extern .shared: the dynamic shared window */
 	uint8_t *data;     /* storage of .global/.const variables */
+	void *alloc;       /* the allocation data lies in (aligned within it) */
 	uint8_t *init;     /* initial bytes (size) or NULL */
 	bool managed;
 };
