@@ -160,7 +160,7 @@ FUZZ_SECONDS ?= 20
 FUZZ_JOBS ?= 1
 FUZZ_CC ?= clang
 FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_CFLAGS := -std=c11 -pthread -MMD -MP $(WARN) -g -O1 -fno-omit-frame-pointer \
+FUZZ_CFLAGS := -std=c11 -pthread -MMD -MP $(filter-out -Werror,$(WARN)) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_APP_OBJS := $(APP_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_SIMT_OBJS := $(SIMT_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
