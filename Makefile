@@ -4,6 +4,7 @@
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
 #   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h
+#   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
 # apart from the flags cudalab needs).  Missing packages are installed (as
@@ -48,7 +49,16 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
+SCRIPT_SUITES := $(wildcard tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
+
+# Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
+FUZZ_SIMT_TARGETS := ptx fatbin
+FUZZ_APP_TARGETS := markdown quiz frontmatter result config remote store
+FUZZ_TARGETS := $(FUZZ_APP_TARGETS) $(FUZZ_SIMT_TARGETS)
+# The same sources with the normal compiler and tests/fuzz/driver.c, run by
+# `make test` on the seed corpora and the regression inputs.
+REGRESS_DIR := $(BUILD)/fuzz-regress
+REGRESS_BINS := $(FUZZ_TARGETS:%=$(REGRESS_DIR)/fuzz_%)
 
 # simt's interpreter loops (lane loops over register rows, the hazard
 # checks of every access) vectorise at -O3; those files get it when CFLAGS
@@ -61,7 +71,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test fuzz test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -125,8 +135,20 @@ endef
 run: $(BIN) $(SIMT_LIB)
 	./$(BIN)
 
+$(REGRESS_DIR)/driver.o: tests/fuzz/driver.c $(FLAGS_STAMP) | $(CONFIG)
+	@mkdir -p $(@D)
+	$(CC) $(APP_CFLAGS) -c -o $@ $<
+
+$(FUZZ_APP_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
+		$(REGRESS_DIR)/driver.o $(APP_OBJS) $(SRCS_STAMP)
+	$(CC) $(APP_CFLAGS) $(LDFLAGS) -o $@ $< $(REGRESS_DIR)/driver.o $(APP_OBJS) $(PKG_LIBS) -lm
+
+$(FUZZ_SIMT_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
+		$(REGRESS_DIR)/driver.o $(SIMT_OBJS) $(SRCS_STAMP)
+	$(CC) $(SIMT_CFLAGS) $(LDFLAGS) -o $@ $< $(REGRESS_DIR)/driver.o $(SIMT_OBJS) -lm
+
 # The script suites first, then the unit tests, whose summary closes the run.
-test: $(BIN) $(SIMT_LIB) $(UNIT_BIN)
+test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS)
 	@set -e; for s in $(SCRIPT_SUITES); do \
 		echo "== $$s"; \
 		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
@@ -136,6 +158,47 @@ test: $(BIN) $(SIMT_LIB) $(UNIT_BIN)
 
 test-unit: $(UNIT_BIN) $(BIN)
 	$(run_unit_tests)
+
+# libFuzzer: each target built with clang and ASan+UBSan into
+# $(BUILD)/fuzz, run FUZZ_SECONDS from tests/fuzz/corpus/NAME; crashes
+# land in $(BUILD)/fuzz/crashes/NAME.  FUZZ_TARGETS picks some, FUZZ_JOBS
+# runs that many at once.  One line per target; exit 1 on any finding.
+FUZZ_SECONDS ?= 20
+FUZZ_JOBS ?= 1
+FUZZ_CC ?= clang
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CFLAGS := -std=c11 -pthread -MMD -MP $(filter-out -Werror,$(WARN)) -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_APP_OBJS := $(APP_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_SIMT_OBJS := $(SIMT_SRCS:src/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_STAMP := $(FUZZ_DIR)/flags.stamp
+FUZZ_FLAGS_NOW := $(FUZZ_CC) $(FUZZ_CFLAGS) $(PKG_CFLAGS)
+
+$(FUZZ_STAMP): FORCE | $(CONFIG)
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(subst ','"'"',$(FUZZ_FLAGS_NOW))' ]; then \
+		printf '%s\n' '$(subst ','"'"',$(FUZZ_FLAGS_NOW))' >$@; fi
+
+$(FUZZ_DIR)/obj/%.o: src/%.c $(FUZZ_STAMP) | $(CONFIG)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/obj/simt/%.o: src/simt/%.c $(FUZZ_STAMP)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_APP_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
+		$(FUZZ_APP_OBJS) $(SRCS_STAMP)
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_APP_OBJS) $(PKG_LIBS) -lm
+
+$(FUZZ_SIMT_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
+		$(FUZZ_SIMT_OBJS) $(SRCS_STAMP)
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_SIMT_OBJS) -lm
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+	@FUZZ_DIR='$(FUZZ_DIR)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
+		sh tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)
@@ -185,4 +248,4 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(FUZZ_DIR) $(REGRESS_DIR) -name '*.d' 2>/dev/null)

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,24 @@ static const char *str(const cJSON *obj, const char *key)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* A count or index the harness reported: a whole number up to 2^53 (the
+ * largest a JSON number holds exactly; larger ones are clamped to it), or
+ * dflt when it reported none, or a negative one. */
+static long long count_of(double v, long long dflt)
+{
+	if (isnan(v) || v < 0)
+		return dflt;
+	return v > 9007199254740992.0 ? 9007199254740992LL : (long long)v;
+}
+
+/* The same, for an int. */
+static int int_count_of(double v, int dflt)
+{
+	long long n = count_of(v, dflt);
+
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
 /* A JSON value as a person reads it: strings bare, numbers short. */
@@ -87,11 +106,9 @@ static void read_cases(struct run_result *res, const cJSON *h)
 		res->cases[i].status = xstrdup(status ? status : "?");
 		res->cases[i].max_abs_err = num(c, "max_abs_err");
 		res->cases[i].max_rel_err = num(c, "max_rel_err");
-		res->cases[i].mismatches = isnan(num(c, "mismatches")) ? -1
-				: (long)num(c, "mismatches");
-		res->cases[i].not_written = isnan(num(c, "not_written")) ? -1
-				: (long)num(c, "not_written");
-		res->cases[i].overruns = isnan(num(c, "overruns")) ? 0 : (long)num(c, "overruns");
+		res->cases[i].mismatches = (long)count_of(num(c, "mismatches"), -1);
+		res->cases[i].not_written = (long)count_of(num(c, "not_written"), -1);
+		res->cases[i].overruns = (long)count_of(num(c, "overruns"), 0);
 		i++;
 	}
 	res->n_cases = i;
@@ -110,7 +127,7 @@ static void read_report(struct run_result *res, const cJSON *h)
 		double index = num(m, "index");
 
 		res->mismatch.case_name = xstrdup(c ? c : "?");
-		res->mismatch.index = isnan(index) ? -1 : (long long)index;
+		res->mismatch.index = count_of(index, -1);
 		res->mismatch.expected = value_text(m, "expected");
 		res->mismatch.got = value_text(m, "got");
 		if (str(m, "note"))
@@ -119,7 +136,7 @@ static void read_report(struct run_result *res, const cJSON *h)
 	if (cJSON_IsObject(t)) {
 		double samples = num(t, "samples");
 
-		res->timing.samples = isnan(samples) ? 1 : (int)samples;
+		res->timing.samples = int_count_of(samples, 1);
 		res->timing.median_ms = num(t, "median_ms");
 		res->timing.min_ms = num(t, "min_ms");
 		res->timing.mean_ms = num(t, "mean_ms");
@@ -275,7 +292,7 @@ unsigned long long run_hazard_total(const char *path)
 	double total = num(j, "total");
 
 	cJSON_Delete(j);
-	return isnan(total) || total < 0 ? 0 : (unsigned long long)total;
+	return (unsigned long long)count_of(total, 0);
 }
 
 /* simt's hazard reports (the object it writes to CUDALAB_SIMT_HAZARDS):
@@ -288,9 +305,9 @@ static void read_hazards(struct run_result *res, const cJSON *hz)
 	double total = num(hz, "total");
 	size_t n = (size_t)cJSON_GetArraySize(list);
 
-	if (!hz || isnan(total) || total <= 0)
+	if (!hz || count_of(total, 0) == 0)
 		return;
-	res->hazard_total = (unsigned long long)total;
+	res->hazard_total = (unsigned long long)count_of(total, 0);
 	res->hazards = xcalloc(n ? n : 1, sizeof *res->hazards);
 	cJSON_ArrayForEach(r, list) {
 		const char *msg = str(r, "message");
@@ -391,9 +408,10 @@ void run_interpret_compile(const struct run_request *req, struct run_result *res
 	run_result_json(res, req, NULL, NULL);
 }
 
+/* Sets key (spelled exactly so: a harness's "Status" is another key). */
 static void put(cJSON *obj, const char *key, cJSON *item)
 {
-	if (cJSON_HasObjectItem(obj, key))
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
 		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, item);
 	else
 		cJSON_AddItemToObject(obj, key, item);
@@ -420,7 +438,7 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 {
 	cJSON *o = harness ? harness : cJSON_CreateObject();
 
-	if (!cJSON_HasObjectItem(o, "schema"))
+	if (!cJSON_GetObjectItemCaseSensitive(o, "schema"))
 		put(o, "schema", cJSON_CreateNumber(1));
 	if (!str(o, "exercise"))
 		put(o, "exercise", cJSON_CreateString(req->ex->id));
@@ -500,13 +518,12 @@ int run_result_from_json(const char *json, struct run_result *res)
 		double line = num(e, "line");
 
 		ce->file = xstrdup(str(e, "file") ? str(e, "file") : "?");
-		ce->line = isnan(line) ? 0 : (int)line;
+		ce->line = int_count_of(line, 0);
 		ce->message = xstrdup(str(e, "message") ? str(e, "message") : "");
 	}
 	hz = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "simt"),
 					      "hazards");
-	if (!isnan(num(hz, "total")))
-		res->hazard_total = (unsigned long long)num(hz, "total");
+	res->hazard_total = (unsigned long long)count_of(num(hz, "total"), 0);
 	res->json = xstrdup(json);
 	cJSON_Delete(o);
 	return 0;

@@ -965,15 +965,35 @@ struct vdecl {
 	uint32_t line;
 };
 
+/* The largest declaration simt takes, and the most .global and .const
+ * data one module may declare: static device data beyond that is better
+ * allocated with cudaMalloc, and a PTX text cannot make simt reserve (and
+ * clear) more host memory than this. */
+#define PTX_MAX_DECL_BYTES (UINT64_C(256) << 20)
+#define PTX_MAX_ALIGN 4096u
+
+static uint32_t expect_align(struct ptx_parser *ps)
+{
+	uint32_t line = TOK->line;
+	uint64_t a = expect_int(ps);
+
+	if (a == 0 || a > PTX_MAX_ALIGN || (a & (a - 1)) != 0)
+		ptx_fail(ps, line, ".align %llu is not a power of two up to %u",
+			 (unsigned long long)a, PTX_MAX_ALIGN);
+	return (uint32_t)a;
+}
+
 /* Parses "[.align N] [.vN] .type name[dims]" after the state space. */
 static void parse_vdecl(struct ptx_parser *ps, struct vdecl *d)
 {
+	uint64_t elem;
+
 	d->vec = 1;
 	d->align = 0;
 	for (;;) {
 		if (is_word(ps, ".align")) {
 			next(ps);
-			d->align = (uint32_t)expect_int(ps);
+			d->align = expect_align(ps);
 		} else if (is_word(ps, ".v2") || is_word(ps, ".v4") ||
 			   is_word(ps, ".v8")) {
 			d->vec = TOK->s[2] - '0';
@@ -998,7 +1018,7 @@ static void parse_vdecl(struct ptx_parser *ps, struct vdecl *d)
 	for (;;) {
 		if (is_word(ps, ".align")) {
 			next(ps);
-			d->align = (uint32_t)expect_int(ps);
+			d->align = expect_align(ps);
 		} else if (is_word(ps, ".ptr") || is_word(ps, ".global") ||
 			   is_word(ps, ".const") || is_word(ps, ".shared") ||
 			   is_word(ps, ".local")) {
@@ -1015,17 +1035,28 @@ static void parse_vdecl(struct ptx_parser *ps, struct vdecl *d)
 	next(ps);
 	d->count = 1;
 	while (is_punct(ps, '[')) {
+		uint64_t dim;
+
 		next(ps);
 		if (is_punct(ps, ']')) {
 			d->unsized = true;
 			next(ps);
 			continue;
 		}
-		d->count *= expect_int(ps);
+		dim = expect_int(ps);
+		if (dim && d->count > PTX_MAX_DECL_BYTES / dim)
+			d->count = PTX_MAX_DECL_BYTES + 1;
+		else
+			d->count *= dim;
 		expect_punct(ps, ']');
 	}
+	elem = (uint64_t)simt_type_size(d->type) * (uint64_t)d->vec;
+	if (elem && d->count > PTX_MAX_DECL_BYTES / elem)
+		ptx_fail(ps, d->line, "'%.*s' is larger than the %llu MiB simt "
+			 "takes for one declaration", (int)d->len, d->name,
+			 (unsigned long long)(PTX_MAX_DECL_BYTES >> 20));
 	if (!d->align)
-		d->align = (uint32_t)(simt_type_size(d->type) * d->vec);
+		d->align = (uint32_t)elem;
 	if (!d->align)
 		d->align = 1;
 }
@@ -1177,10 +1208,24 @@ static int add_var(struct ptx_parser *ps, const struct vdecl *d)
 		size_t al = d->align < 16 ? 16 : d->align;
 		size_t sz = (size_t)(v->size ? v->size : 1);
 
-		v->data = aligned_alloc(al, (sz + al - 1) / al * al);
-		if (!v->data)
-			ptx_fail(ps, d->line, "out of memory for %s", v->name);
-		memset(v->data, 0, sz);
+		if (v->size > PTX_MAX_DECL_BYTES - ps->static_bytes) {
+			free(v->name);
+			ptx_fail(ps, d->line, "'%.*s' takes the module's .global and "
+				 ".const data past the %llu MiB simt takes; "
+				 "allocate it with cudaMalloc", (int)d->len, d->name,
+				 (unsigned long long)(PTX_MAX_DECL_BYTES >> 20));
+		}
+		ps->static_bytes += v->size;
+		/* zeroed by calloc, which leaves a large area untouched until
+		 * it is used; aligned by hand within it (al is a power of two) */
+		v->alloc = calloc(1, sz + al);
+		if (!v->alloc) {
+			free(v->name);
+			ptx_fail(ps, d->line, "out of memory for %.*s",
+				 (int)d->len, d->name);
+		}
+		v->data = (uint8_t *)(((uintptr_t)v->alloc + al - 1) &
+				      ~(uintptr_t)(al - 1));
 		simt_mem_track(v->data, v->size, MEM_SYMBOL, v->name,
 			       d->space == SS_CONST);
 	}
@@ -1206,9 +1251,12 @@ static void parse_module_var(struct ptx_parser *ps, int space, bool is_extern)
 		next(ps);
 		if (!v->data)
 			ptx_fail(ps, TOK->line, "initializer on a .shared variable");
+		if (v->init)
+			ptx_fail(ps, TOK->line, "%s is initialized twice", v->name);
 		v->init = simt_xcalloc(1, (size_t)(v->size ? v->size : 1));
 		parse_init_list(ps, v, d.type, &at);
-		memcpy(v->data, v->init, (size_t)v->size);
+		/* the rest of both is zero */
+		memcpy(v->data, v->init, (size_t)(at < v->size ? at : v->size));
 	}
 	expect_punct(ps, ';');
 }
@@ -1416,8 +1464,7 @@ static int get_func(struct ptx_parser *ps, const char *name, uint32_t len)
 
 /* Parses "( .param ... , ... )".  Kernel parameters get offsets in the
  * launch buffer; function parameters get frame rows. */
-static void parse_param_list(struct ptx_parser *ps, bool kernel,
-			     struct simt_param **out, int *nout,
+static void parse_param_list(struct ptx_parser *ps, bool kernel, int slot,
 			     uint32_t *kbytes)
 {
 	struct simt_param *list = NULL;
@@ -1436,8 +1483,10 @@ static void parse_param_list(struct ptx_parser *ps, bool kernel,
 		parse_vdecl(ps, &d);
 		size = (uint32_t)vdecl_size(&d);
 		GROW(list, n, cap);
-		p = &list[n++];
+		ps->plist[slot] = list;
+		p = &list[n];
 		p->name = simt_xstrndup(d.name, d.len);
+		ps->nplist[slot] = ++n;
 		p->size = size;
 		p->align = d.align;
 		if (kernel) {
@@ -1453,8 +1502,6 @@ static void parse_param_list(struct ptx_parser *ps, bool kernel,
 			next(ps);
 	}
 	next(ps);
-	*out = list;
-	*nout = n;
 }
 
 static void free_params(struct simt_param *p, int n)
@@ -1701,7 +1748,7 @@ static void parse_function(struct ptx_parser *ps, bool entry)
 	ps->nregs = 0;
 	ps->npdecls = 0;
 	if (!entry && is_punct(ps, '('))
-		parse_param_list(ps, false, &rets, &nrets, NULL);
+		parse_param_list(ps, false, 0, NULL);
 	if (TOK->kind != TK_IDENT)
 		ptx_fail(ps, TOK->line, "expected a function name");
 	name = TOK->s;
@@ -1709,7 +1756,13 @@ static void parse_function(struct ptx_parser *ps, bool entry)
 	line = TOK->line;
 	next(ps);
 	if (is_punct(ps, '('))
-		parse_param_list(ps, entry, &params, &nparams, &kbytes);
+		parse_param_list(ps, entry, 1, &kbytes);
+	rets = ps->plist[0];
+	nrets = ps->nplist[0];
+	params = ps->plist[1];
+	nparams = ps->nplist[1];
+	memset(ps->plist, 0, sizeof ps->plist);
+	memset(ps->nplist, 0, sizeof ps->nplist);
 	fi = get_func(ps, name, len);
 	f = &ps->mod->funcs[fi];
 	f->is_entry = entry;
@@ -1820,7 +1873,7 @@ static void parse_toplevel(struct ptx_parser *ps)
 
 static bool file_known(const struct simt_module *mod, uint32_t f)
 {
-	return (int)f < mod->nfile_map && mod->file_map[f] != UINT32_MAX;
+	return f < (uint32_t)mod->nfile_map && mod->file_map[f] != UINT32_MAX;
 }
 
 /* Gives each instruction the source location to report: the innermost
@@ -2138,6 +2191,8 @@ int simt_kernel_summarize(struct simt_module *mod, struct simt_func *f)
 
 static void parser_free(struct ptx_parser *ps)
 {
+	free_params(ps->plist[0], ps->nplist[0]);
+	free_params(ps->plist[1], ps->nplist[1]);
 	free(ps->regs);
 	free(ps->pdecls);
 	free(ps->locals);
@@ -2199,7 +2254,7 @@ void simt_module_free(struct simt_module *mod)
 
 		if (v->data) {
 			simt_mem_untrack(v->data);
-			free(v->data);
+			free(v->alloc);
 		}
 		free(v->init);
 		free(v->name);

@@ -139,6 +139,13 @@ struct ptx_parser {
 	/* scratch for raw operands */
 	struct ptx_rop *pool;
 	int npool, cappool;
+	/* A function's return and parameter lists while they are read: the
+	 * parser owns them until the function takes them, so that a syntax
+	 * error leaves nothing behind. */
+	struct simt_param *plist[2];
+	int nplist[2];
+	/* .global and .const bytes the module has declared so far */
+	uint64_t static_bytes;
 };
 
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,

@@ -306,6 +306,7 @@ struct simt_var {
 	uint32_t align;
 	bool is_extern;    /* extern .shared: the dynamic shared window */
 	uint8_t *data;     /* storage of .global/.const variables */
+	void *alloc;       /* the allocation data lies in (aligned within it) */
 	uint8_t *init;     /* initial bytes (size) or NULL */
 	bool managed;
 };
@@ -371,6 +372,10 @@ const char *simt_op_name(int op);
  * text, or -1 with a message in *why (static). */
 int simt_fatbin_ptx(const void *wrapper, const char **ptx, size_t *len,
 		    const char **why);
+/* The same for the fatbinary itself, of which size bytes may be read
+ * (its header and entries must lie within them). */
+int simt_fatbin_find_ptx(const void *fatbin, size_t size, const char **ptx,
+			 size_t *len, const char **why);
 
 /* ---- memory (memory.c) ---- */
 
