@@ -1794,18 +1794,26 @@ static void parse_function(struct ptx_parser *ps, bool entry)
 	parse_body(ps, fi);
 }
 
+/* The decimal digits at the start of s[0..n), at most 1000000; the text of
+ * a token ends at n, with no NUL after it at the end of the input. */
+static int leading_number(const char *s, uint32_t n)
+{
+	int v = 0;
+
+	for (uint32_t i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v >= 100000 ? 1000000 : v * 10 + (s[i] - '0');
+	return v;
+}
+
 static void parse_version(struct ptx_parser *ps)
 {
 	next(ps);
 	if (TOK->kind == TK_FLOAT) {
-		char buf[32];
-		uint32_t n = TOK->len < 31 ? TOK->len : 31;
+		const char *dot = memchr(TOK->s, '.', TOK->len);
 
-		memcpy(buf, TOK->s, n);
-		buf[n] = 0;
-		ps->mod->ptx_major = atoi(buf);
-		ps->mod->ptx_minor = strchr(buf, '.') ? atoi(strchr(buf, '.') + 1)
-						      : 0;
+		ps->mod->ptx_major = leading_number(TOK->s, TOK->len);
+		ps->mod->ptx_minor = dot ? leading_number(dot + 1, TOK->len -
+						 (uint32_t)(dot + 1 - TOK->s)) : 0;
 		next(ps);
 	} else {
 		ps->mod->ptx_major = (int)expect_int(ps);
@@ -1817,7 +1825,7 @@ static void parse_target(struct ptx_parser *ps)
 	next(ps);
 	while (TOK->kind == TK_IDENT) {
 		if (TOK->len > 3 && memcmp(TOK->s, "sm_", 3) == 0)
-			ps->mod->sm = atoi(TOK->s + 3);
+			ps->mod->sm = leading_number(TOK->s + 3, TOK->len - 3);
 		next(ps);
 		if (!is_punct(ps, ','))
 			break;
