@@ -182,7 +182,7 @@ static uint64_t float_bits(const struct ptx_rop *r, int type)
 	default:
 		if (r->kind == RO_FLOAT && r->fbits)
 			return r->raw;
-		return (uint64_t)(int64_t)x;
+		return simt_float_literal_bits(x);
 	}
 }
 

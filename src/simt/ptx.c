@@ -1099,14 +1099,8 @@ static void store_init_value(struct ptx_parser *ps, struct simt_var *v,
 				memcpy(&bits, &x, 8);
 		} else if (type == ST_F16) {
 			bits = simt_f2h(x, RND_RN);
-		} else if (isnan(x)) {
-			bits = 0;
 		} else {
-			/* a floating literal for an integer: truncated and
-			 * saturated, as cvt.rzi.sat would */
-			bits = x >= 9223372036854775808.0 ? (uint64_t)INT64_MAX
-			       : x < -9223372036854775808.0 ? (uint64_t)INT64_MIN
-							   : (uint64_t)(int64_t)x;
+			bits = simt_float_literal_bits(x);
 		}
 	} else {
 		bits = minus ? 0 - t->ival : t->ival;
