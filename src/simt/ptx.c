@@ -774,7 +774,9 @@ static void parse_address(struct ptx_parser *ps, struct ptx_rop *r)
 			next(ps);
 		}
 		v = (int64_t)expect_int(ps);
-		r->off += minus ? -v : v;
+		/* addresses wrap around, as on the device */
+		r->off = (int64_t)((uint64_t)r->off +
+				   (minus ? 0 - (uint64_t)v : (uint64_t)v));
 	}
 	if (is_punct(ps, ',')) {
 		/* [texture, {coordinates}]: the coordinates become elem[1] */
