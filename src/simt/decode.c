@@ -183,8 +183,14 @@ static uint64_t float_bits(const struct ptx_rop *r, int type)
 	default:
 		if (r->kind == RO_FLOAT && r->fbits)
 			return r->raw;
-		return (uint64_t)(int64_t)x;
+		return simt_float_literal_bits(x);
 	}
+}
+
+/* a + b as addresses add: modulo 2^64. */
+static int64_t wrap_add(int64_t a, uint64_t b)
+{
+	return (int64_t)((uint64_t)a + b);
 }
 
 static uint64_t imm_value(const struct ptx_rop *r, int type)
@@ -941,13 +947,13 @@ static void dec_mov_symbol(struct dctx *d, struct simt_insn *in,
 	i = ptx_find_local(ps, r->sym, r->symlen);
 	if (i >= 0) {
 		in->op = OP_MOV_LOCADDR;
-		in->imm = (int64_t)ps->locals[i].offset + r->off;
+		in->imm = wrap_add(ps->locals[i].offset, (uint64_t)r->off);
 		return;
 	}
 	i = ptx_find_pdecl(ps, r->sym, r->symlen);
 	if (i >= 0 && ps->pdecls[i].kernel) {
 		in->op = OP_MOV_KPADDR;
-		in->imm = (int64_t)ps->pdecls[i].offset + r->off;
+		in->imm = wrap_add(ps->pdecls[i].offset, (uint64_t)r->off);
 		return;
 	}
 	i = ptx_find_func(ps, r->sym, r->symlen);
@@ -1191,7 +1197,7 @@ static bool mem_addr(struct dctx *d, struct simt_insn *in,
 	}
 	if (b->kind == RO_INT) {
 		in->am = AM_ABS;
-		in->imm += (int64_t)b->ival;
+		in->imm = wrap_add(in->imm, (uint64_t)b->ival);
 		return true;
 	}
 	if (b->kind != RO_SYM)
@@ -1210,13 +1216,13 @@ static bool mem_addr(struct dctx *d, struct simt_insn *in,
 		if (!v->data)
 			return false;
 		in->am = AM_ABS;
-		in->imm += (int64_t)(uintptr_t)v->data;
+		in->imm = wrap_add(in->imm, (uintptr_t)v->data);
 		return true;
 	}
 	i = ptx_find_local(ps, b->sym, b->symlen);
 	if (i >= 0) {
 		in->am = AM_LOCVAR;
-		in->imm += ps->locals[i].offset;
+		in->imm = wrap_add(in->imm, ps->locals[i].offset);
 		in->space = SS_LOCAL;
 		return true;
 	}
@@ -1224,11 +1230,11 @@ static bool mem_addr(struct dctx *d, struct simt_insn *in,
 	if (i >= 0) {
 		if (ps->pdecls[i].kernel) {
 			in->am = AM_KPARAM;
-			in->imm += ps->pdecls[i].offset;
+			in->imm = wrap_add(in->imm, ps->pdecls[i].offset);
 			in->space = SS_KPARAM;
 		} else {
 			in->am = AM_PARAM;
-			in->imm += (int64_t)ps->pdecls[i].offset * 8;
+			in->imm = wrap_add(in->imm, (uint64_t)ps->pdecls[i].offset * 8);
 			in->space = SS_PARAM;
 		}
 		return true;

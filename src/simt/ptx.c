@@ -774,7 +774,9 @@ static void parse_address(struct ptx_parser *ps, struct ptx_rop *r)
 			next(ps);
 		}
 		v = (int64_t)expect_int(ps);
-		r->off += minus ? -v : v;
+		/* addresses wrap around, as on the device */
+		r->off = (int64_t)((uint64_t)r->off +
+				   (minus ? 0 - (uint64_t)v : (uint64_t)v));
 	}
 	if (is_punct(ps, ',')) {
 		/* [texture, {coordinates}]: the coordinates become elem[1] */
@@ -1099,14 +1101,8 @@ static void store_init_value(struct ptx_parser *ps, struct simt_var *v,
 				memcpy(&bits, &x, 8);
 		} else if (type == ST_F16) {
 			bits = simt_f2h(x, RND_RN);
-		} else if (isnan(x)) {
-			bits = 0;
 		} else {
-			/* a floating literal for an integer: truncated and
-			 * saturated, as cvt.rzi.sat would */
-			bits = x >= 9223372036854775808.0 ? (uint64_t)INT64_MAX
-			       : x < -9223372036854775808.0 ? (uint64_t)INT64_MIN
-							   : (uint64_t)(int64_t)x;
+			bits = simt_float_literal_bits(x);
 		}
 	} else {
 		bits = minus ? 0 - t->ival : t->ival;

@@ -33,6 +33,10 @@ double simt_now(void);
 /* Prints "simt: " and the message to stderr. */
 void simt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 long simt_env_long(const char *name, long dflt);
+/* A floating literal given for an integer: truncated toward zero and
+ * saturated to int64_t (as cvt.rzi.sat.s64.f64 does), NaN giving 0; as
+ * the 64 bits of that integer. */
+uint64_t simt_float_literal_bits(double x);
 
 struct simt_buf {
 	char *s;

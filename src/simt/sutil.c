@@ -4,6 +4,7 @@
 #include "simt_int.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,4 +162,15 @@ void simt_buf_free(struct simt_buf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+}
+
+uint64_t simt_float_literal_bits(double x)
+{
+	if (isnan(x))
+		return 0;
+	if (x >= 9223372036854775808.0)
+		return (uint64_t)INT64_MAX;
+	if (x < -9223372036854775808.0)
+		return (uint64_t)INT64_MIN;
+	return (uint64_t)(int64_t)x;
 }
