@@ -51,6 +51,9 @@ int mkdir_p(const char *path, mode_t mode);
 /* Joins two path parts with one slash; the caller frees the result. */
 char *path_join(const char *a, const char *b);
 
+/* Seconds on the monotonic clock (for elapsed times and deadlines). */
+double mono_seconds(void);
+
 /* Whether s starts with prefix / ends with suffix. */
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);

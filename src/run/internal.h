@@ -55,6 +55,10 @@ int run_runaway_stopped(const struct run_result *res);
 /* Turns such a run's verdict into a timeout that says where it spun. */
 void run_runaway_verdict(struct run_result *res, uint64_t budget, uint64_t reference);
 
+/* The last non-empty line of text, at most 200 bytes (caller frees), or
+ * NULL. */
+char *run_last_line(const char *text);
+
 /* Reports a phase to the request's progress callback, if any. */
 void run_phase(const struct run_request *req, const char *phase);
 

@@ -99,14 +99,6 @@ const char *run_signal_name(int sig)
 	return other;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The environment with c->env's entries (and extra, when not NULL) set on
  * top: same-named entries of environ are left out. */
 static char **child_env(const char *const *add, const char *extra, const char *extra2)
@@ -306,7 +298,7 @@ static void supervise(struct run_child *c, pid_t pid, struct pipes *p, struct si
 	for (;;) {
 		struct pollfd pfd[4];
 		int idx[4], n = 0, wait_ms = 200;
-		double t = now_s();
+		double t = mono_seconds();
 
 		for (int i = 0; i < 3; i++) {
 			if (p->rd[i] < 0)
@@ -393,7 +385,7 @@ int run_child_exec(struct run_child *c)
 		key_entry = xasprintf("CUDALAB_RESULT_KEY_FD=%d", p.rd[4]);
 	}
 	env = child_env(c->env, fd_entry, key_entry);
-	start = now_s();
+	start = mono_seconds();
 	pid = fork();
 	if (pid < 0) {
 		err = errno;
@@ -424,7 +416,7 @@ int run_child_exec(struct run_child *c)
 	}
 	sinks[2].cap = 16u << 20;
 	supervise(c, pid, &p, sinks, start);
-	c->wall_s = now_s() - start;
+	c->wall_s = mono_seconds() - start;
 	sink_take(&sinks[0], &c->out, &c->out_len, &c->out_dropped);
 	sink_take(&sinks[1], &c->err, &c->err_len, &c->err_dropped);
 	sink_take(&sinks[2], &c->result, &c->result_len, &c->result_dropped);
@@ -457,11 +449,11 @@ void run_child_free(struct run_child *c)
 static int wait_limited(pid_t pid, double timeout_s, int *status)
 {
 	int pidfd = pidfd_for(pid);
-	double deadline = now_s() + timeout_s;
+	double deadline = mono_seconds() + timeout_s;
 	int late = 0;
 
 	while (!child_ended(pid)) {
-		double left = deadline - now_s();
+		double left = deadline - mono_seconds();
 
 		if (left <= 0) {
 			kill(pid, SIGKILL);

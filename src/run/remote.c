@@ -673,14 +673,6 @@ struct talk {
 	int queued;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static const char *where(const struct run_request *req)
 {
 	return req->backend == BACKEND_SLURM ? "the SLURM job" : req->remote->host;
@@ -876,13 +868,13 @@ static int converse(struct far *f, struct talk *t, const char *request, size_t l
 		    double run_limit, const char *jobname)
 {
 	size_t sent = 0;
-	double start = now_s(), stop_at = 0, deadline = 0;
+	double start = mono_seconds(), stop_at = 0, deadline = 0;
 	int status = 0, exited = 0;
 
 	for (;;) {
 		struct pollfd pfd[3];
 		int n = 0;
-		double now = now_s();
+		double now = mono_seconds();
 
 		if (f->in >= 0 && (t->result || t->error || t->doctor || t->exited)) {
 			close(f->in); /* answered: the far side may end */
@@ -954,18 +946,8 @@ static char *explain_failure(const struct run_request *req, const struct talk *t
 {
 	const char *err = t->err.s ? t->err.s : "";
 	const char *host = req->remote->host;
-	char *last = NULL, *why;
+	char *last = run_last_line(err), *why;
 
-	for (const char *p = err; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (len) {
-			free(last);
-			last = xstrndup(p, len);
-		}
-		p = nl ? nl + 1 : p + len;
-	}
 	if (req->backend == BACKEND_SLURM) {
 		if (code == 127 && strstr(err, "cannot run srun"))
 			why = xstrdup("srun is not in PATH: --backend slurm runs on a SLURM login "

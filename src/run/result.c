@@ -155,7 +155,7 @@ static void read_report(struct run_result *res, const cJSON *h)
 
 /* The last non-empty line of text (often the error a program printed
  * before it gave up), or NULL. */
-static char *last_line(const char *text)
+char *run_last_line(const char *text)
 {
 	const char *end = text ? text + strlen(text) : NULL, *start;
 
@@ -235,7 +235,7 @@ static void decide(struct run_result *res, const struct run_child *c, const cJSO
 	}
 	res->status = RUN_RUNTIME_ERROR;
 	if (res->signal) {
-		why = last_line(res->err);
+		why = run_last_line(res->err);
 		res->summary = xasprintf("runtime error: killed by %s%s%s",
 					 run_signal_name(res->signal), why ? ": " : "",
 					 why ? why : "");
@@ -246,7 +246,7 @@ static void decide(struct run_result *res, const struct run_child *c, const cJSO
 			res->summary = xstrdup("runtime error: no result (the program ended "
 					       "without reporting one)");
 		else {
-			why = last_line(res->err);
+			why = run_last_line(res->err);
 			res->summary = xasprintf("runtime error: exit code %d, no result%s%s",
 						 res->exit_code, why ? ": " : "", why ? why : "");
 		}
@@ -264,7 +264,7 @@ static void decide(struct run_result *res, const struct run_child *c, const cJSO
 	} else if (said && strcmp(said, "runtime_error") == 0) {
 		why = error_text(h);
 		if (!why)
-			why = last_line(res->err);
+			why = run_last_line(res->err);
 		res->summary = xasprintf("runtime error: %s", why ? why : "reported by the program");
 	} else {
 		res->summary = xasprintf("runtime error: the program reported an unknown status "

@@ -760,14 +760,6 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* The status line while the job runs: what, where it is, for how long. */
 static void paint_progress(struct tui *t, struct check_job *j, double start)
 {
@@ -782,7 +774,7 @@ static void paint_progress(struct tui *t, struct check_job *j, double start)
 		return;
 	snprintf(line, sizeof line, "%s: %s · %.1f s   %s",
 		 j->req.mode == RUN_BENCH ? "bench" : "check", phase[0] ? phase : "starting",
-		 now_seconds() - start, j->cancel ? "cancelling ..." : "Esc or Ctrl-C: cancel");
+		 mono_seconds() - start, j->cancel ? "cancelling ..." : "Esc or Ctrl-C: cancel");
 	term_fill_line(t->rows - 1, UI_STATUS);
 	attron(term_attr(UI_STATUS));
 	term_put(t->rows - 1, 1, line, t->cols - 2);
@@ -805,7 +797,7 @@ static int job_done(struct check_job *j)
  * and any other key is dropped rather than kept for later. */
 static void wait_for_job(struct tui *t, struct exscreen *x, struct check_job *j)
 {
-	double start = now_seconds();
+	double start = mono_seconds();
 
 	timeout(100);
 	while (!job_done(j)) {
