@@ -116,24 +116,7 @@ done
 # --- helpers ---------------------------------------------------------------
 export PATH="$T/bin:$PATH" CUDALAB_HOME="$T/near" CUDALAB_CONTENT="$SRC"
 unset CUDALAB_SLURM_ARGS
-pass=0
-fail=0
-failed=""
-why=""
-note() { why="$why
-       $1"; }
-cl() {
-	"$BIN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-expect_rc() { [ "$rc" = "$1" ] || note "exit status $rc, expected $1"; }
-expect_err() { grep -qF -- "$1" "$T/err" || note "stderr lacks: $1"; }
-expect_out() { grep -qF -- "$1" "$T/out" || note "stdout lacks: $1"; }
-json_expect() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1" 2>/dev/null || note "JSON: not $1"
-}
+. "$SRC/tests/lib.sh"
 rows() { python3 -c 'import os, sqlite3, sys
 if not os.path.exists(sys.argv[1]): sys.exit(0)
 db = sqlite3.connect(sys.argv[1])
@@ -143,19 +126,6 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 # none_left DIR: no process runs a program from DIR
 none_left() { ! pgrep -f "$1" >/dev/null; }
 config() { printf '%s\n' "$@" >"$CUDALAB_HOME/config"; }
-t() {
-	why=""
-	"$1"
-	if [ -z "$why" ]; then
-		pass=$((pass + 1))
-		echo "  ok   $1"
-	else
-		fail=$((fail + 1))
-		failed="$failed $1"
-		echo "  FAIL $1$why"
-		sed -n '1,12s/^/       | /p' "$T/out" "$T/err" 2>/dev/null
-	fi
-}
 VA=$SRC/exercises/vector-add
 cat >"$T/hang.cu" <<'EOF'
 #include <cuda_runtime.h>

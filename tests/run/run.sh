@@ -27,33 +27,9 @@ export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$FIX" CUDALAB_NVCC="$NVCC" CUDALA
 unset XDG_DATA_HOME CUDALAB_SIMT_LIB CUDALAB_FIXTURE_PIDS
 WORK=$CUDALAB_HOME/work/square/kernel.cu
 
-pass=0
-fail=0
-failed=""
+. "$SRC/tests/lib.sh"
 
 # --- helpers --------------------------------------------------------------
-# cl ARGS: runs cudalab; stdout in $T/out, stderr in $T/err, status in $rc
-cl() {
-	"$BIN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-# clenv NAME=VALUE... "$BIN" ARGS: the same with a changed environment
-clenv() {
-	env "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-}
-note() { why="$why
-       $1"; }
-expect_rc() { [ "$rc" = "$1" ] || note "exit status $rc, expected $1"; }
-expect_out() { grep -qF -- "$1" "$T/out" || note "stdout lacks: $1"; }
-expect_no_out() { ! grep -qF -- "$1" "$T/out" || note "stdout has: $1"; }
-expect_err() { grep -qF -- "$1" "$T/err" || note "stderr lacks: $1"; }
-# json_expect EXPR: EXPR, a Python expression over d (stdout parsed), holds
-json_expect() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/out" "$1" 2>/dev/null || note "json: $1"
-}
 # fnv FILE: FNV-1a 64 of FILE's bytes, computed apart from cudalab
 fnv() {
 	python3 -c 'import sys
@@ -61,10 +37,6 @@ h = 0xcbf29ce484222325
 for b in open(sys.argv[1], "rb").read():
     h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
 print("%016x" % h)' "$1"
-}
-# gone PID: no such process, or only a zombie left
-gone() {
-	[ ! -e "/proc/$1" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]
 }
 # wait_count FILE TEXT N [SECONDS]: until FILE has N lines with TEXT
 wait_count() {
@@ -81,19 +53,6 @@ wait_count() {
 # compiles NVCC_LOG: how many builds (not --version probes) it logged
 compiles() { grep -c -- ' -o ' "$1" 2>/dev/null || true; }
 
-t() {
-	why=""
-	"$1"
-	if [ -z "$why" ]; then
-		pass=$((pass + 1))
-		echo "  ok   $1"
-	else
-		fail=$((fail + 1))
-		failed="$failed $1"
-		echo "  FAIL $1$why"
-		sed -n '1,15s/^/       | /p' "$T/out" "$T/err" 2>/dev/null
-	fi
-}
 
 # --- check: verdicts -----------------------------------------------------
 first_check_makes_the_copy() {
