@@ -480,7 +480,7 @@ bool simt_bar_arrive(struct block_ctx *bc, struct warp *w,
 	b->arrived += popc(ex);
 	bc->counts.barriers++;
 	if (bc->hz)
-		simt_hz_bar_arrive(bc, w, ex, id);
+		simt_hz_bar_arrive(bc, w, ex, id, wait);
 	if (wait) {
 		simt_park(w, ex, w->pc);
 		w->barmask[id] |= ex;

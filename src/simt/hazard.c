@@ -544,6 +544,17 @@ struct hz_cached {
 	uint64_t pending;
 };
 
+/* A logged warp read of shared memory: lane l of `lanes` read n bytes at
+ * off[l]. */
+struct slog {
+	uint32_t pc, lanes;
+	uint16_t warp;
+	uint8_t n;
+	uint32_t off[32];
+};
+
+#define SLOG_MAX 4096
+
 struct hz_block {
 	bool released;            /* block_release has left nothing held */
 	uint32_t n, nwarps;
@@ -566,7 +577,28 @@ struct hz_block {
 	struct hz_cached cache[CACHE_REPORTS];
 	int ncache;
 	bool global_ok;           /* global checks possible for this launch */
+	/* Shared reads between full barriers (see "quiet intervals"): on
+	 * while the interval is quiet, the reads logged so far, and per warp
+	 * the lanes that have arrived at a barrier since it began. */
+	bool quiet;
+	struct slog *slog;
+	uint32_t nslog;
+	uint32_t *arrived;
 };
+
+static void quiet_begin(struct hz_block *hb);
+static void quiet_end(struct hz_block *hb, uint32_t base);
+
+/* Whether a copy started by cp.async is still outstanding in the block. */
+static bool async_pending(const struct hz_block *hb)
+{
+	uint32_t i;
+
+	for (i = 0; i < hb->n; i++)
+		if (hb->c[i].nasync)
+			return true;
+	return false;
+}
 
 /* ---- the global release/acquire table ---- */
 
@@ -1085,9 +1117,15 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 	if (hb->nwarps < L->nwarps) {
 		free(hb->L);
 		free(hb->Lon);
+		free(hb->arrived);
 		hb->L = simt_xmalloc((size_t)L->nwarps * 32 * 32 * sizeof *hb->L);
 		hb->Lon = simt_xcalloc(L->nwarps, sizeof *hb->Lon);
+		hb->arrived = simt_xcalloc(L->nwarps, sizeof *hb->arrived);
 	}
+	if (!hb->slog)
+		hb->slog = simt_xmalloc(SLOG_MAX * sizeof *hb->slog);
+	hb->quiet = false;
+	hb->nslog = 0;
 	hb->n = L->nthreads;
 	hb->nwarps = L->nwarps;
 	if (hb->ssh_cap < words) {
@@ -1127,6 +1165,8 @@ void simt_hz_block_begin(struct block_ctx *bc)
 	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
+	/* no access of this block is recorded yet */
+	quiet_begin(hb);
 }
 
 void simt_hz_block_end(struct block_ctx *bc)
@@ -1292,13 +1332,25 @@ static struct hz_gvc *publish(struct hz_block *hb, uint32_t tid, bool at_fence)
 /* ---- barriers ---- */
 
 void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
-			uint32_t lanes, uint32_t id)
+			uint32_t lanes, uint32_t id, bool wait)
 {
 	struct hz_block *hb = bc->hz;
 	struct hz_acc *a = &hb->bars[id];
+	uint32_t m;
 
 	if (!hb)
 		return;
+	if (hb->quiet) {
+		/* an arrival that goes on, or one that acquires what a strong
+		 * read saw, changes what the thread knows */
+		for (m = lanes; m && wait; m &= m - 1)
+			if (hb->t[w->id * 32 + (uint32_t)__builtin_ctz(m)].pend)
+				break;
+		if (!wait || m)
+			quiet_end(hb, bc->L->hz_base);
+		else
+			hb->arrived[w->id] |= lanes;
+	}
 	while (lanes) {
 		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
 		struct hz_thread *t = &hb->t[tid];
@@ -1321,12 +1373,24 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 	struct hz_acc *a;
 	struct hz_vc *v;
 	uint32_t wi;
+	bool full = true;
 
 	if (!hb)
 		return;
 	a = &hb->bars[id];
 	if (!a->vc)
 		return;
+	for (wi = 0; wi < bc->nwarps; wi++) {
+		const struct warp *w = &bc->warps[wi];
+		uint32_t live = w->exist & ~w->exited;
+
+		if ((w->barmask[id] & live) != live)
+			full = false;
+	}
+	if (full)
+		hb->nslog = 0;  /* the barrier orders the logged reads */
+	else
+		quiet_end(hb, bc->L->hz_base);
 	if (hb->exited.vc) {
 		vc_max_into(a->vc, hb->exited.vc);
 		if (hb->exited.xk) {
@@ -1356,6 +1420,10 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 		}
 	}
 	acc_clear(a);
+	if (full && !async_pending(hb))
+		quiet_begin(hb);
+	else
+		hb->quiet = false;
 }
 
 void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes)
@@ -1393,6 +1461,7 @@ void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb || !lanes)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	L = hb->L + (size_t)w->id * 1024;
 	if (!hb->Lon[w->id]) {
 		memset(L, 0, 1024 * sizeof *L);
@@ -1493,6 +1562,7 @@ void simt_hz_mbar_init(struct block_ctx *bc, uint32_t off)
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	s = sync_of(hb, off, true);
 	acc_clear(&s->cur);
 	gvc_unref(s->done[0]);
@@ -1510,6 +1580,7 @@ void simt_hz_mbar_arrive(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	s = sync_of(hb, off, true);
 	acc_add(hb, &s->cur, tid);
 	hb->t[tid].clk++;
@@ -1536,6 +1607,7 @@ void simt_hz_mbar_wait(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	s = sync_of(hb, off, false);
 	if (s && s->done[parity & 1])
 		acquire(hb, w->id * 32 + lane, s->done[parity & 1]);
@@ -1550,6 +1622,7 @@ void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	while (lanes) {
 		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
 		struct hz_thread *t = &hb->t[tid];
@@ -1985,6 +2058,9 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 	struct where wh = {0, 0, NULL, NULL};
 	uint8_t flags;
 
+	if (bc->hz->quiet && (kind != HZ_READ || flags_of(in, kind) ||
+			      (uint64_t)(p - bc->shared) < bc->L->shared_size))
+		quiet_end(bc->hz, bc->L->hz_base);
 	if (kind == HZ_WRITE_COLL) {
 		kind = HZ_WRITE;
 		flags = (uint8_t)(flags_of(in, kind) | HZR_COLL);
@@ -2005,6 +2081,27 @@ static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 	return false;
 }
 
+/* The read record of a granule after a plain whole-granule read `me`
+ * whose write record is ordered before it: the read replaces a record
+ * that is stale, ordered before it or of fewer bytes; an earlier read of
+ * the whole granule that it does not know of stays. */
+HOT void note_read(struct hz_block *hb, struct hz_word *wd,
+		   const struct hz_rec *me, uint32_t base, bool shared)
+{
+	const struct hz_rec *r = &wd->r;
+	uint32_t blk = me->block, tid = me->tid;
+
+	if (r->clk <= base || (shared && r->block != blk)) {
+		rec_store(&wd->r, me);
+	} else if ((r->block == blk && r->tid == tid) || ordered(hb, tid, r)) {
+		if (r->clk != me->clk || r->pc != me->pc || r->mask != 0xf || r->flags ||
+		    r->block != blk || r->tid != tid)
+			rec_store(&wd->r, me);
+	} else if (r->mask != 0xf) {
+		rec_store(&wd->r, me);
+	}
+}
+
 /* The commonest access, a plain aligned 4-byte read of a granule whose
  * write record is stale or ordered before it: only the read record may
  * change.  False when the full check is needed (a possible race). */
@@ -2012,7 +2109,7 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	       uint32_t pc, uint32_t base, bool shared)
 {
 	uint32_t blk = hb->block;
-	const struct hz_rec *w = &wd->w, *r = &wd->r;
+	const struct hz_rec *w = &wd->w;
 	struct hz_rec me;
 
 	if (w->clk > base && (!shared || w->block == blk)) {
@@ -2028,15 +2125,7 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	me.flags = 0;
 	me.mask = 0xf;
 	me.pc = pc;
-	if (r->clk <= base || (shared && r->block != blk)) {
-		rec_store(&wd->r, &me);
-	} else if ((r->block == blk && r->tid == tid) || ordered(hb, tid, r)) {
-		if (r->clk != me.clk || r->pc != pc || r->mask != 0xf || r->flags ||
-		    r->block != blk || r->tid != tid)
-			rec_store(&wd->r, &me);
-	} else if (r->mask != 0xf) {
-		rec_store(&wd->r, &me);
-	}
+	note_read(hb, wd, &me, base, shared);
 	return true;
 }
 
@@ -2230,6 +2319,119 @@ static bool span_all(const uint8_t *bits, uint64_t off, uint64_t n)
 	return true;
 }
 
+/* ---- quiet intervals ---- */
+
+/* At the start of a block, and after a barrier that every live thread of
+ * the block passed with no cp.async copy outstanding, every shared-memory
+ * access recorded so far happens before whatever follows.  Until
+ * something else happens (a write, an atomic, a strong access, a fence,
+ * __syncwarp, an mbarrier operation, a barrier that does not wait or
+ * does not gather the whole block) no thread's clock or knowledge
+ * changes except by arriving at a barrier, so a plain shared read cannot
+ * race with any write.  Such reads are only logged, a warp instruction
+ * at a time.  When the interval ends at the next full barrier, which
+ * orders them before everything after it, the log is dropped; when it
+ * ends otherwise, the log is replayed into the read records the per-lane
+ * check would have left. */
+
+static void quiet_begin(struct hz_block *hb)
+{
+	hb->quiet = true;
+	hb->nslog = 0;
+	memset(hb->arrived, 0, hb->nwarps * sizeof *hb->arrived);
+}
+
+/* The logged reads as read records, in the order they were made, each
+ * with the clock its thread had then (one less than now for a thread
+ * that has since arrived at a barrier). */
+static void slog_replay(struct hz_block *hb, uint32_t base)
+{
+	uint32_t i;
+
+	for (i = 0; i < hb->nslog; i++) {
+		const struct slog *e = &hb->slog[i];
+		uint32_t lanes = e->lanes;
+
+		while (lanes) {
+			uint32_t l = (uint32_t)__builtin_ctz(lanes), tid = e->warp * 32u + l, g;
+			uint32_t off = e->off[l];
+			struct hz_rec me;
+
+			lanes &= lanes - 1;
+			me.block = hb->block;
+			me.clk = hb->t[tid].clk - (hb->arrived[e->warp] >> l & 1);
+			me.tid = (uint16_t)tid;
+			me.flags = 0;
+			me.mask = 0xf;
+			me.pc = e->pc;
+			for (g = off >> 2; g < (off + e->n) >> 2; g++)
+				note_read(hb, &hb->ssh[g], &me, base, true);
+		}
+	}
+}
+
+/* Ends a quiet interval other than at a full barrier. */
+static void quiet_end(struct hz_block *hb, uint32_t base)
+{
+	if (!hb->quiet)
+		return;
+	slog_replay(hb, base);
+	hb->nslog = 0;
+	hb->quiet = false;
+}
+
+/* Logs a plain warp read of shared memory in a quiet interval.  True
+ * when every lane's address is 4-aligned and inside shared memory and
+ * every byte read was written; otherwise the read goes the checked way
+ * (which also reports an unwritten byte). */
+HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
+		    const struct warp *w, uint32_t lanes, uint8_t *const *ptr,
+		    uint32_t n, uint32_t pc)
+{
+	uint64_t ssize = bc->L->shared_size, limit = hb->init_limit;
+	const uint8_t *prev = NULL;
+	struct slog *e;
+	uint32_t m;
+
+	if (n != 4 && n != 8 && n != 16)
+		return false;
+	if (hb->nslog == SLOG_MAX) {
+		/* the records the log stands for, made now; the interval goes on */
+		slog_replay(hb, bc->L->hz_base);
+		hb->nslog = 0;
+	}
+	e = &hb->slog[hb->nslog];
+	for (m = lanes; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		uint64_t off = (uint64_t)(ptr[l] - bc->shared);
+
+		if (ptr[l] != prev) {
+			if (off >= ssize || ssize - off < n || (off & 3) ||
+			    (off < limit && !bits_all(hb->sinit, off, n)))
+				return false;
+			prev = ptr[l];
+		}
+		e->off[l] = (uint32_t)off;
+	}
+	e->pc = pc;
+	e->lanes = lanes;
+	e->warp = (uint16_t)w->id;
+	e->n = (uint8_t)n;
+	hb->nslog++;
+	return true;
+}
+
+/* Whether any of the lanes' addresses lies in shared memory. */
+static bool any_shared(const struct block_ctx *bc, uint32_t lanes,
+		       uint8_t *const *ptr)
+{
+	for (; lanes; lanes &= lanes - 1)
+		if ((uint64_t)(ptr[__builtin_ctz(lanes)] - bc->shared) < bc->L->shared_size)
+			return true;
+	return false;
+}
+
+
 /* A coalesced access: the lanes, one unbroken run of them, touch
  * consecutive n-byte pieces of one region (shared memory, or one global
  * allocation with a shadow) from a 4-aligned address.  The region and
@@ -2346,6 +2548,14 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
 
+	if (hb->quiet) {
+		if (kind != HZ_READ || flags)
+			quiet_end(hb, bc->L->hz_base);
+		else if (quiet_read(bc, hb, w, lanes, ptr, n, pc))
+			return;
+		else if (any_shared(bc, lanes, ptr))
+			quiet_end(hb, bc->L->hz_base);
+	}
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
 		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc);
 	while (lanes) {
@@ -2367,6 +2577,7 @@ void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
 	uint64_t lo, size;
 	bool shared = p >= bc->shared && p < bc->shared + bc->L->shared_size;
 
+	quiet_end(hb, bc->L->hz_base);
 	if (!shared && (!hb->global_ok ||
 			!global_loc(bc, (uint64_t)(uintptr_t)p, &sh, &init, &lo, &size)))
 		return;
@@ -2404,6 +2615,7 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 	struct hz_cold *t = &hb->c[tid];
 	uint32_t g;
 
+	quiet_end(hb, bc->L->hz_base);
 	bits_set(hb->sinit, off, n, false);
 	for (g = off >> 2; g <= (off + n - 1) >> 2; g++) {
 		uint32_t lo = g * 4 > off ? g * 4 : off;
@@ -2450,6 +2662,7 @@ void simt_hz_async_commit(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	for (; lanes; lanes &= lanes - 1)
 		hb->c[w->id * 32 + (uint32_t)__builtin_ctz(lanes)].committed++;
 }
@@ -2488,6 +2701,7 @@ void simt_hz_async_wait(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb)
 		return;
+	quiet_end(hb, bc->L->hz_base);
 	for (; lanes; lanes &= lanes - 1) {
 		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
 		struct hz_cold *t = &hb->c[tid];
@@ -2502,8 +2716,10 @@ void simt_hz_async_wait(struct block_ctx *bc, const struct warp *w,
 void simt_hz_async_done(struct block_ctx *bc, const struct warp *w,
 			unsigned lane)
 {
-	if (bc->hz)
+	if (bc->hz) {
+		quiet_end(bc->hz, bc->L->hz_base);
 		async_land(bc->hz, w->id * 32 + lane, UINT32_MAX);
+	}
 }
 
 /* ---- barrier misuse ---- */

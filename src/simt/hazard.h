@@ -84,7 +84,7 @@ void simt_hz_async_wait(struct block_ctx *bc, const struct warp *w,
 void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
 		   const struct simt_insn *in);
 void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
-			uint32_t lanes, uint32_t id);
+			uint32_t lanes, uint32_t id, bool wait);
 /* Called when barrier id releases, before the waiters' masks clear. */
 void simt_hz_bar_release(struct block_ctx *bc, uint32_t id);
 void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
