@@ -39,6 +39,8 @@ typedef enum cudaError {
 	cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701,
 	cudaErrorLaunchTimeout = 702,
+	cudaErrorPeerAccessAlreadyEnabled = 704,
+	cudaErrorPeerAccessNotEnabled = 705,
 	cudaErrorAssert = 710,
 	cudaErrorHostMemoryAlreadyRegistered = 712,
 	cudaErrorHostMemoryNotRegistered = 713,
@@ -514,6 +516,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 				   int device);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
@@ -525,6 +528,7 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaProfilerStart(void);
@@ -553,6 +557,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 			    enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 			   int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count,
+				cudaStream_t stream);
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
 			 size_t spitch, size_t width, size_t height,
 			 enum cudaMemcpyKind kind);

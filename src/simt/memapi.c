@@ -203,7 +203,10 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
 		attr->device = -2;
 		return cudaSuccess;
 	}
-	attr->device = 0;
+	/* device memory names its owner; other memory the device current
+	 * when it was allocated */
+	attr->device = al->device >= 0 ? al->device
+		       : al->ctx >= 0 ? al->ctx : simt_current_device();
 	switch (al->kind) {
 	case MEM_HOST:
 	case MEM_REGISTERED:
@@ -227,7 +230,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
 	const struct cudaDeviceProp *p = &simt_device()->prop;
-	uint64_t used = simt_mem_used();
+	uint64_t used = simt_mem_used(simt_current_device());
 
 	ENTER();
 	if (free_bytes)
@@ -237,26 +240,49 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 	return cudaSuccess;
 }
 
+/* Locations of cudaMemPrefetchAsync and cudaMemAdvise: a device
+ * (cudaMemLocationTypeDevice, 1) must exist, or be cudaCpuDeviceId (-1);
+ * host locations (2 to 4) need nothing. */
+static cudaError_t check_location(struct cudaMemLocation loc)
+{
+	if (loc.type == 1)
+		return loc.id == -1 ||
+		       (loc.id >= 0 && loc.id < simt_device_count())
+		       ? cudaSuccess : cudaErrorInvalidDevice;
+	return loc.type >= 2 && loc.type <= 4 ? cudaSuccess
+					      : cudaErrorInvalidValue;
+}
+
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 				 struct cudaMemLocation location,
 				 unsigned flags, cudaStream_t stream)
 {
-	(void)location;
+	cudaError_t e;
+
 	(void)flags;
 	(void)stream;
 	ENTER();
-	return device_range(devPtr, count) ? cudaSuccess
-					   : fail(cudaErrorInvalidValue);
+	if (!device_range(devPtr, count))
+		return fail(cudaErrorInvalidValue);
+	e = check_location(location);
+	return e == cudaSuccess ? e : fail(e);
 }
 
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
 			  struct cudaMemLocation location)
 {
 	(void)advice;
-	(void)location;
 	ENTER();
-	return device_range(devPtr, count) ? cudaSuccess
-					   : fail(cudaErrorInvalidValue);
+	if (!device_range(devPtr, count))
+		return fail(cudaErrorInvalidValue);
+	/* the advice that takes no location may be given an invalid one */
+	if (location.type == 0)
+		return cudaSuccess;
+	{
+		cudaError_t e = check_location(location);
+
+		return e == cudaSuccess ? e : fail(e);
+	}
 }
 
 /* ---- copies ---- */
@@ -334,12 +360,42 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 	return copy1d(dst, src, count, kind);
 }
 
+/* A peer copy names the devices the two sides belong to; with unified
+ * addressing the pointers already say it, so a pointer into another
+ * device's memory than the one named is refused. */
+static cudaError_t check_peer(void *dst, int dstDevice, const void *src,
+			      int srcDevice, size_t count)
+{
+	int n = simt_device_count();
+
+	if (dstDevice < 0 || dstDevice >= n || srcDevice < 0 || srcDevice >= n)
+		return cudaErrorInvalidDevice;
+	if (count && (simt_mem_device(dst) != dstDevice ||
+		      simt_mem_device(src) != srcDevice))
+		return cudaErrorInvalidValue;
+	return cudaSuccess;
+}
+
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 			   int srcDevice, size_t count)
 {
-	if (dstDevice != 0 || srcDevice != 0)
-		return fail(cudaErrorInvalidDevice);
+	cudaError_t e;
+
+	ENTER();
+	if ((e = check_peer(dst, dstDevice, src, srcDevice, count)) != cudaSuccess)
+		return fail(e);
 	return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count, cudaStream_t stream)
+{
+	cudaError_t e;
+
+	ENTER();
+	if ((e = check_peer(dst, dstDevice, src, srcDevice, count)) != cudaSuccess)
+		return fail(e);
+	return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
 }
 
 cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
