@@ -785,6 +785,7 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	pthread_mutex_init(&L.lock, NULL);
 	L.mod = req->mod;
 	L.fn = fn;
+	L.device = simt_current_device();
 	L.grid = req->grid;
 	L.block = req->block;
 	L.nthreads = req->block.x * req->block.y * req->block.z;
