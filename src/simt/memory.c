@@ -415,10 +415,10 @@ void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
 			    uint64_t n, const char *what, int d)
 {
-	simt_buf_printf(b, "%s of %llu bytes by a kernel on device %d to ", what,
-			(unsigned long long)n, d);
+	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
 	describe_alloc(b, al);
-	simt_buf_printf(b, " of device %d without peer access (call "
-			"cudaDeviceEnablePeerAccess(%d, 0) with device %d "
-			"current first)", al->device, al->device, d);
+	simt_buf_printf(b, " of device %d by a kernel on device %d, which has "
+			"no peer access to device %d (enable it with "
+			"cudaDeviceEnablePeerAccess(%d, 0) while device %d is "
+			"current)", al->device, d, al->device, al->device, d);
 }
