@@ -623,8 +623,9 @@ struct simt_counts {
 };
 
 extern bool simt_counters_on;
+/* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
-		       double seconds);
+		       double seconds, int device);
 void simt_counters_init(void);
 /* Public, for programs that read their own counters while they run (lab.h
  * declares it weak): sets *value to the counter `name` (a key of the
