@@ -529,6 +529,8 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peer);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice,
+				      int dstDevice);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaProfilerStart(void);

@@ -146,9 +146,13 @@ static void hz_detach(struct simt_alloc *al)
 
 void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 {
+	return simt_mem_alloc_on(size, kind, flags, simt_current_device());
+}
+
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
+{
 	struct simt_alloc al = {0};
 	size_t round = (size + 255) / 256 * 256;
-	int ctx = simt_current_device();
 	void *p;
 
 	if (size == 0)

@@ -409,8 +409,9 @@ struct simt_alloc {
 	uint8_t *init;
 };
 
-/* Allocates on the calling thread's current device. */
+/* Allocates on the calling thread's current device, or on device d. */
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
 /* Tracks memory simt did not allocate (module variables, registrations). */
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,

@@ -2,7 +2,8 @@
 // Peer access: cudaDeviceCanAccessPeer (1 between distinct devices, 0 for a
 // device and itself), cudaDeviceEnablePeerAccess / DisablePeerAccess and
 // their errors (already enabled, not enabled, the device itself, a device
-// that does not exist, non-zero flags), then kernels on device 1 that read,
+// that does not exist, non-zero flags), cudaDeviceGetP2PAttribute, then
+// kernels on device 1 that read,
 // write and atomically update device 0's memory once peer access is on, a
 // kernel on device 0 reading pinned host memory and memory of device 1
 // through peer access in the other direction, and cudaDeviceReset of one
@@ -44,6 +45,12 @@ int main(void)
     expect_eq("can 1->1", 0L, 0, can);
     expect_eq("can 0->2", 0L, (int)cudaErrorInvalidDevice,
               (int)cudaDeviceCanAccessPeer(&can, 0, 2));
+    cudaGetLastError();
+    int attr = -1;
+    CHECK(cudaDeviceGetP2PAttribute(&attr, cudaDevP2PAttrAccessSupported, 0, 1));
+    expect_eq("P2P access supported", 0L, 1, attr);
+    expect_eq("P2P attribute of a device and itself", 0L, (int)cudaErrorInvalidDevice,
+              (int)cudaDeviceGetP2PAttribute(&attr, cudaDevP2PAttrAccessSupported, 1, 1));
     cudaGetLastError();
 
     CHECK(cudaSetDevice(1));
