@@ -725,6 +725,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
 	return cudaSuccess;
 }
 
+/* The device a stream belongs to (the current one for the default
+ * streams). */
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+	if (!device || !stream_ok(stream))
+		return fail(cudaErrorInvalidValue);
+	*device = simt_stream_device(stream);
+	return cudaSuccess;
+}
+
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags)

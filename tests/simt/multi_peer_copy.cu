@@ -2,7 +2,7 @@
 // Copies between devices, with and without peer access (copies never need
 // it): cudaMemcpyPeer, cudaMemcpyPeerAsync on a stream of either device,
 // cudaMemcpy with cudaMemcpyDefault and cudaMemcpyDeviceToDevice across
-// devices (unified addressing), a ring of kernels each on its own device
+// devices (unified addressing), cudaStreamGetDevice, a ring of kernels each on its own device
 // ordered by events recorded on one device and waited for by a stream of
 // the next; the errors CUDA gives for launching into another device's
 // stream, recording an event on another device's stream, timing events of
@@ -46,6 +46,11 @@ int main(void)
     }
     CHECK(cudaSetDevice(0));
     CHECK(cudaMemcpy(buf[0], host_in, sizeof host_in, cudaMemcpyHostToDevice));
+    for (int d = 0; d < NDEV; d++) {
+        int sd = -1;
+        CHECK(cudaStreamGetDevice(st[d], &sd));
+        expect_eq("stream's device", d, d, sd);
+    }
 
     // peer copies without peer access, from a third device as current
     CHECK(cudaSetDevice(2));
