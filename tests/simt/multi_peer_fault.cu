@@ -3,8 +3,8 @@
 // Must fail: a kernel on device 1 reads memory of device 0 without peer
 // access enabled, and the launch (cudaGetLastError) or
 // cudaDeviceSynchronize must report cudaErrorIllegalAddress. Exit status:
-// 1 when that error is seen, 0 when the read went unnoticed, 2 for any
-// other error.
+// 1 when that error is seen (and device 0, whose context did not fault,
+// still works), 0 when the read went unnoticed, 2 for any other error.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -30,6 +30,14 @@ int main(void)
     if (err == cudaErrorIllegalAddress) {
         fprintf(stderr, "the kernel failed with %s (%s), as expected\n",
                 cudaGetErrorName(err), cudaGetErrorString(err));
+        // the error is device 1's: device 0 still works
+        int back = -1;
+        if (cudaSetDevice(0) != cudaSuccess ||
+            cudaMemcpy(&back, src, sizeof back, cudaMemcpyDeviceToHost) != cudaSuccess ||
+            back != 0) {
+            fprintf(stderr, "FAIL device 0 unusable after device 1's fault\n");
+            return 2;
+        }
         return 1;
     }
     fprintf(stderr, "FAIL expected cudaErrorIllegalAddress got %s\n", cudaGetErrorName(err));
