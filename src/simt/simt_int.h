@@ -460,7 +460,6 @@ struct simt_device {
 	struct cudaDeviceProp prop;
 	int memory_clock_khz;
 	int clock_khz;
-	double fp32_tflops;
 	const char *key;
 };
 /* The profile every device shares (CUDALAB_SIMT_DEVICE). */
