@@ -230,8 +230,10 @@ static cudaError_t module_error(struct simt_kernel *k)
 	return cudaErrorNoKernelImageForDevice;
 }
 
+/* Kernels run on the current device, into a stream of that device. */
 static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
-			  void **args, size_t shmem, bool cooperative)
+			  void **args, size_t shmem, cudaStream_t stream,
+			  bool cooperative)
 {
 	struct simt_launch_req req = {0};
 	cudaError_t e;
@@ -241,6 +243,9 @@ static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 		return fail(simt_sticky());
 	if (!k)
 		return fail(cudaErrorInvalidDeviceFunction);
+	if (!simt_stream_valid(stream) ||
+	    simt_stream_device(stream) != simt_current_device())
+		return fail(cudaErrorInvalidResourceHandle);
 	if (k->func < 0)
 		return fail(module_error(k));
 	req.mod = k->mod;
@@ -274,7 +279,7 @@ cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim,
 				blockDim, args, sharedMem, stream, &e))
 		return e;
 	return launch((struct simt_kernel *)(void *)kernel, gridDim, blockDim,
-		      args, sharedMem, false);
+		      args, sharedMem, stream, false);
 }
 
 cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
@@ -311,7 +316,7 @@ static cudaError_t launch_func(const void *func, dim3 grid, dim3 block,
 			return e;
 		}
 	}
-	return launch(k, grid, block, args, shmem, cooperative);
+	return launch(k, grid, block, args, shmem, stream, cooperative);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,

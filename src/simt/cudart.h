@@ -39,6 +39,8 @@ typedef enum cudaError {
 	cudaErrorIllegalAddress = 700,
 	cudaErrorLaunchOutOfResources = 701,
 	cudaErrorLaunchTimeout = 702,
+	cudaErrorPeerAccessAlreadyEnabled = 704,
+	cudaErrorPeerAccessNotEnabled = 705,
 	cudaErrorAssert = 710,
 	cudaErrorHostMemoryAlreadyRegistered = 712,
 	cudaErrorHostMemoryNotRegistered = 713,
@@ -514,6 +516,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 				   int device);
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned flags);
@@ -525,6 +528,9 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice,
+				      int dstDevice);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaProfilerStart(void);
@@ -553,6 +559,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 			    enum cudaMemcpyKind kind, cudaStream_t stream);
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 			   int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count,
+				cudaStream_t stream);
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
 			 size_t spitch, size_t width, size_t height,
 			 enum cudaMemcpyKind kind);
@@ -598,6 +607,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 				unsigned flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags);
@@ -857,6 +867,7 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                        cudaStreamCallback_t callback, void
                                        *userData, unsigned flags);
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device);
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);

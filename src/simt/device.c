@@ -1,4 +1,4 @@
-/* The device simt reports.  By default an H100-like part; the environment
+/* The devices simt reports, all alike.  By default an H100-like part; the environment
  * variable CUDALAB_SIMT_DEVICE=h100|a100|l4|t4 selects another, with that
  * GPU's real limits (so occupancy and launch checks behave as there) and
  * memory figures (so bandwidth arithmetic gives that GPU's peak). */
@@ -131,4 +131,14 @@ const struct simt_device *simt_device(void)
 {
 	pthread_once(&dev_once, init_device);
 	return &dev;
+}
+
+/* Devices differ only in where they sit: each has its own PCI bus (1, 2,
+ * ...; what cudaDeviceGetPCIBusId names) and UUID, so programs that tell
+ * devices apart by them see distinct ones. */
+void simt_device_prop(int d, struct cudaDeviceProp *prop)
+{
+	*prop = simt_device()->prop;
+	prop->pciBusID = d + 1;
+	prop->uuid.bytes[15] = (char)(prop->uuid.bytes[15] + d);
 }

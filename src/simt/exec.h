@@ -118,6 +118,7 @@ struct block_ctx {
 struct launch_state {
 	struct simt_module *mod;
 	struct simt_func *fn;
+	int device;            /* the device it runs on */
 	dim3 grid, block;
 	uint32_t nthreads, nwarps;
 	uint64_t nblocks;

@@ -53,15 +53,20 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 			return (uint8_t *)(uintptr_t)a;
 		}
 	}
+	/* Whether this device may reach the allocation is checked here, as
+	 * it enters the cache, so hits cost nothing more. */
 	al = simt_mem_find(a, n);
-	if (al) {
+	if (al && simt_mem_reachable(al, bc->L->device)) {
 		cache_front(c, 3, al->base, al->size, al->shadow, al->init);
 		return (uint8_t *)(uintptr_t)a;
 	}
 	char what[32];
 
 	snprintf(what, sizeof what, "global %s", acc_name(acc));
-	simt_mem_describe(&msg, a, n, what);
+	if (al)
+		simt_mem_describe_peer(&msg, al, n, what, bc->L->device);
+	else
+		simt_mem_describe(&msg, a, n, what);
 	simt_fault(bc, w, (int)lane, in, cudaErrorIllegalAddress, "%s", msg.s);
 	simt_buf_free(&msg);
 	return NULL;

@@ -35,9 +35,11 @@ static bool device_range(const void *p, size_t n)
 
 /* ---- allocation ---- */
 
-/* `sync`: a call a capture may forbid (not a stream-ordered one). */
-static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
-			 bool sync)
+/* `sync`: a call a capture may forbid (not a stream-ordered one);
+ * `device`: where it goes (stream-ordered allocations go to the
+ * stream's device). */
+static cudaError_t alloc_on(void **ptr, size_t size, int kind, unsigned flags,
+			    bool sync, int device)
 {
 	ENTER();
 	if (sync)
@@ -49,9 +51,15 @@ static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
 		return cudaSuccess;
 	}
 	simt_lock();
-	*ptr = simt_mem_alloc(size, kind, flags);
+	*ptr = simt_mem_alloc_on(size, kind, flags, device);
 	simt_unlock();
 	return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
+static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
+			 bool sync)
+{
+	return alloc_on(ptr, size, kind, flags, sync, simt_current_device());
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
@@ -80,7 +88,10 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 
 	if (simt_capture_live && simt_capture_refuse(stream, &e))
 		return e;
-	return alloc(devPtr, size, MEM_DEVICE, 0, false);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	return alloc_on(devPtr, size, MEM_DEVICE, 0, false,
+			simt_stream_device(stream));
 }
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
@@ -203,7 +214,10 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
 		attr->device = -2;
 		return cudaSuccess;
 	}
-	attr->device = 0;
+	/* device memory names its owner; other memory the device current
+	 * when it was allocated */
+	attr->device = al->device >= 0 ? al->device
+		       : al->ctx >= 0 ? al->ctx : simt_current_device();
 	switch (al->kind) {
 	case MEM_HOST:
 	case MEM_REGISTERED:
@@ -227,7 +241,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
 	const struct cudaDeviceProp *p = &simt_device()->prop;
-	uint64_t used = simt_mem_used();
+	uint64_t used = simt_mem_used(simt_current_device());
 
 	ENTER();
 	if (free_bytes)
@@ -237,26 +251,49 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 	return cudaSuccess;
 }
 
+/* Locations of cudaMemPrefetchAsync and cudaMemAdvise: a device
+ * (cudaMemLocationTypeDevice, 1) must exist, or be cudaCpuDeviceId (-1);
+ * host locations (2 to 4) need nothing. */
+static cudaError_t check_location(struct cudaMemLocation loc)
+{
+	if (loc.type == 1)
+		return loc.id == -1 ||
+		       (loc.id >= 0 && loc.id < simt_device_count())
+		       ? cudaSuccess : cudaErrorInvalidDevice;
+	return loc.type >= 2 && loc.type <= 4 ? cudaSuccess
+					      : cudaErrorInvalidValue;
+}
+
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 				 struct cudaMemLocation location,
 				 unsigned flags, cudaStream_t stream)
 {
-	(void)location;
+	cudaError_t e;
+
 	(void)flags;
 	(void)stream;
 	ENTER();
-	return device_range(devPtr, count) ? cudaSuccess
-					   : fail(cudaErrorInvalidValue);
+	if (!device_range(devPtr, count))
+		return fail(cudaErrorInvalidValue);
+	e = check_location(location);
+	return e == cudaSuccess ? e : fail(e);
 }
 
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
 			  struct cudaMemLocation location)
 {
 	(void)advice;
-	(void)location;
 	ENTER();
-	return device_range(devPtr, count) ? cudaSuccess
-					   : fail(cudaErrorInvalidValue);
+	if (!device_range(devPtr, count))
+		return fail(cudaErrorInvalidValue);
+	/* the advice that takes no location may be given an invalid one */
+	if (location.type == 0)
+		return cudaSuccess;
+	{
+		cudaError_t e = check_location(location);
+
+		return e == cudaSuccess ? e : fail(e);
+	}
 }
 
 /* ---- copies ---- */
@@ -334,12 +371,42 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 	return copy1d(dst, src, count, kind);
 }
 
+/* A peer copy names the devices the two sides belong to; with unified
+ * addressing the pointers already say it, so a pointer into another
+ * device's memory than the one named is refused. */
+static cudaError_t check_peer(void *dst, int dstDevice, const void *src,
+			      int srcDevice, size_t count)
+{
+	int n = simt_device_count();
+
+	if (dstDevice < 0 || dstDevice >= n || srcDevice < 0 || srcDevice >= n)
+		return cudaErrorInvalidDevice;
+	if (count && (simt_mem_device(dst) != dstDevice ||
+		      simt_mem_device(src) != srcDevice))
+		return cudaErrorInvalidValue;
+	return cudaSuccess;
+}
+
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src,
 			   int srcDevice, size_t count)
 {
-	if (dstDevice != 0 || srcDevice != 0)
-		return fail(cudaErrorInvalidDevice);
+	cudaError_t e;
+
+	ENTER();
+	if ((e = check_peer(dst, dstDevice, src, srcDevice, count)) != cudaSuccess)
+		return fail(e);
 	return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+				int srcDevice, size_t count, cudaStream_t stream)
+{
+	cudaError_t e;
+
+	ENTER();
+	if ((e = check_peer(dst, dstDevice, src, srcDevice, count)) != cudaSuccess)
+		return fail(e);
+	return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
 }
 
 cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,

@@ -17,7 +17,8 @@
 
 static struct simt_alloc *table;
 static size_t ntable, captable;
-static uint64_t used_bytes;
+/* Device and managed bytes allocated on each device. */
+static uint64_t used_bytes[SIMT_MAX_GPUS];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Recently freed allocations, to recognise use after free. */
@@ -97,9 +98,31 @@ static uint64_t host_limit(void)
 	return (uint64_t)pages * (uint64_t)psize / 4 * 3;
 }
 
-uint64_t simt_mem_used(void)
+uint64_t simt_mem_used(int d)
 {
-	return used_bytes;
+	return used_bytes[d];
+}
+
+static uint64_t used_total(void)
+{
+	uint64_t sum = 0;
+	int d;
+
+	for (d = 0; d < SIMT_MAX_GPUS; d++)
+		sum += used_bytes[d];
+	return sum;
+}
+
+int simt_mem_device(const void *p)
+{
+	const struct simt_alloc *al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
+
+	return al ? al->device : -1;
+}
+
+bool simt_mem_reachable(const struct simt_alloc *al, int d)
+{
+	return al->device < 0 || simt_peer_enabled(d, al->device);
 }
 
 /* Gives a new allocation its hazard shadow (what kernels can write) and,
@@ -123,19 +146,24 @@ static void hz_detach(struct simt_alloc *al)
 
 void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 {
+	return simt_mem_alloc_on(size, kind, flags, simt_current_device());
+}
+
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
+{
 	struct simt_alloc al = {0};
 	size_t round = (size + 255) / 256 * 256;
 	void *p;
 
 	if (size == 0)
 		return NULL;
+	/* within the device's memory, and all devices together within what
+	 * the host can back */
 	if (kind == MEM_DEVICE || kind == MEM_MANAGED) {
-		uint64_t limit = host_limit();
 		uint64_t dev = simt_device()->prop.totalGlobalMem;
 
-		if (dev < limit)
-			limit = dev;
-		if (used_bytes + round > limit || round < size)
+		if (round < size || used_bytes[ctx] + round > dev ||
+		    used_total() + round > host_limit())
 			return NULL;
 	}
 	if (round >= MMAP_MIN) {
@@ -154,10 +182,12 @@ void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 	al.size = size;
 	al.kind = kind;
 	al.flags = flags;
+	al.ctx = ctx;
+	al.device = kind == MEM_DEVICE ? ctx : -1;
 	hz_attach(&al);
 	table_insert(&al);
 	if (kind == MEM_DEVICE || kind == MEM_MANAGED)
-		used_bytes += round;
+		used_bytes[ctx] += round;
 	return p;
 }
 
@@ -193,7 +223,7 @@ int simt_mem_free(void *p, int kind)
 		return -1;
 	}
 	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
-		used_bytes -= (al.size + 255) / 256 * 256;
+		used_bytes[al.ctx] -= (al.size + 255) / 256 * 256;
 	hz_detach(&al);
 	remember_freed(&al);
 	if (al.mmapped)
@@ -237,6 +267,8 @@ void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 	al.base = (uint64_t)(uintptr_t)p;
 	al.size = size;
 	al.kind = kind;
+	al.device = -1;
+	al.ctx = -1;
 	al.name = name;
 	al.readonly = readonly;
 	hz_attach(&al);
@@ -251,16 +283,16 @@ void simt_mem_untrack(void *p)
 		hz_detach(&al);
 }
 
-/* Frees every device, managed and pinned allocation (cudaDeviceReset). */
-void simt_mem_reset(void)
+void simt_mem_reset(int d)
 {
 	size_t i = 0;
 
 	while (i < ntable) {
 		struct simt_alloc *al = &table[i];
 
-		if (al->kind == MEM_DEVICE || al->kind == MEM_MANAGED ||
-		    al->kind == MEM_HOST)
+		if (al->ctx == d && (al->kind == MEM_DEVICE ||
+				     al->kind == MEM_MANAGED ||
+				     al->kind == MEM_HOST))
 			simt_mem_free((void *)(uintptr_t)al->base, al->kind);
 		else
 			i++;
@@ -382,4 +414,15 @@ void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 	}
 	simt_buf_printf(b, " at address 0x%llx, which is not device memory",
 			(unsigned long long)a);
+}
+
+void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
+			    uint64_t n, const char *what, int d)
+{
+	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
+	describe_alloc(b, al);
+	simt_buf_printf(b, " of device %d by a kernel on device %d, which has "
+			"no peer access to device %d (enable it with "
+			"cudaDeviceEnablePeerAccess(%d, 0) while device %d is "
+			"current)", al->device, d, al->device, al->device, d);
 }

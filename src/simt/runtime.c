@@ -1,9 +1,12 @@
-/* The CUDA runtime API on simt: one device, synchronous execution (every
- * stream is the null stream; asynchronous calls complete before they
- * return), error reporting with CUDA's sticky/non-sticky rules. */
+/* The CUDA runtime API on simt: CUDALAB_SIMT_GPUS devices (one by
+ * default) with a current device per host thread, synchronous execution
+ * (every stream is the null stream; asynchronous calls complete before
+ * they return), error reporting with CUDA's sticky/non-sticky rules (a
+ * sticky error belongs to the device whose kernel faulted). */
 #include "simt_int.h"
 #include "hazard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@ struct live {
 struct CUstream_st {
 	struct live link;
 	uint32_t magic;
+	int device;
 	unsigned flags;
 	int priority;
 	struct simt_stream_capture *capture;
@@ -28,6 +32,7 @@ struct CUstream_st {
 struct CUevent_st {
 	struct live link;
 	uint32_t magic;
+	int device;
 	unsigned flags;
 	bool recorded;
 	double t;
@@ -61,9 +66,29 @@ size_t simt_heap_limit = 8 << 20;
 static pthread_mutex_t api_lock;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t last_error;
-static cudaError_t sticky;
 static enum cudaFuncCache cache_config;
-static unsigned device_flags;
+
+/* The devices: how many, each host thread's current one, and per device
+ * its sticky error, its flags, and the peers its kernels may access
+ * (peer[d][e]: device d reaches device e's memory). */
+static int ndevices = 1;
+static _Thread_local int current;
+static cudaError_t sticky[SIMT_MAX_GPUS];
+static unsigned device_flags[SIMT_MAX_GPUS];
+static bool peer[SIMT_MAX_GPUS][SIMT_MAX_GPUS];
+
+static void init_devices(void)
+{
+	long n = simt_env_long("CUDALAB_SIMT_GPUS", 1);
+
+	if (n < 1 || n > SIMT_MAX_GPUS) {
+		simt_warn("ignoring CUDALAB_SIMT_GPUS=%s: the device count must "
+			  "be 1 to %d; using 1", getenv("CUDALAB_SIMT_GPUS"),
+			  SIMT_MAX_GPUS);
+		n = 1;
+	}
+	ndevices = (int)n;
+}
 
 static void init_lock(void)
 {
@@ -73,6 +98,7 @@ static void init_lock(void)
 	pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
 	pthread_mutex_init(&api_lock, &a);
 	pthread_mutexattr_destroy(&a);
+	init_devices();
 	simt_counters_init();
 	simt_hz_init();
 }
@@ -102,23 +128,46 @@ cudaError_t simt_set_error(cudaError_t e)
 
 cudaError_t simt_sticky(void)
 {
-	return sticky;
+	return sticky[current];
 }
 
 void simt_set_sticky(cudaError_t e)
 {
-	if (sticky == cudaSuccess)
-		sticky = e;
+	if (sticky[current] == cudaSuccess)
+		sticky[current] = e;
 	last_error = e;
 }
 
+int simt_device_count(void)
+{
+	simt_init();
+	return ndevices;
+}
+
+int simt_current_device(void)
+{
+	return current;
+}
+
+bool simt_peer_enabled(int from, int to)
+{
+	return from == to || peer[from][to];
+}
+
+static bool valid_device(int d)
+{
+	simt_init();
+	return d >= 0 && d < ndevices;
+}
+
 /* The error an API call that uses the device returns before doing
- * anything: the sticky error of an earlier kernel fault, if any. */
+ * anything: the sticky error of an earlier kernel fault on the current
+ * device, if any. */
 static cudaError_t enter(void)
 {
 	simt_init();
-	if (sticky != cudaSuccess)
-		return simt_set_error(sticky);
+	if (sticky[current] != cudaSuccess)
+		return simt_set_error(sticky[current]);
 	return cudaSuccess;
 }
 
@@ -140,15 +189,15 @@ cudaError_t cudaGetLastError(void)
 {
 	cudaError_t e = last_error;
 
-	if (sticky != cudaSuccess)
-		return sticky;
+	if (sticky[current] != cudaSuccess)
+		return sticky[current];
 	last_error = cudaSuccess;
 	return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-	return sticky != cudaSuccess ? sticky : last_error;
+	return sticky[current] != cudaSuccess ? sticky[current] : last_error;
 }
 
 /* ---- device ---- */
@@ -158,38 +207,42 @@ cudaError_t cudaGetDeviceCount(int *count)
 	simt_init();
 	if (!count)
 		return fail(cudaErrorInvalidValue);
-	*count = 1;
+	*count = ndevices;
 	return cudaSuccess;
 }
 
 cudaError_t cudaSetDevice(int device)
 {
-	simt_init();
-	return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
+	if (!valid_device(device))
+		return fail(cudaErrorInvalidDevice);
+	current = device;
+	return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int *device)
 {
 	if (!device)
 		return fail(cudaErrorInvalidValue);
-	*device = 0;
+	*device = current;
 	return cudaSuccess;
 }
 
+/* Initialises a device without making it current (there is nothing to
+ * initialise on simt). */
 cudaError_t cudaInitDevice(int device, unsigned deviceFlags, unsigned flags)
 {
 	(void)deviceFlags;
 	(void)flags;
-	return cudaSetDevice(device);
+	return valid_device(device) ? cudaSuccess : fail(cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
 	if (!prop)
 		return fail(cudaErrorInvalidValue);
-	if (device != 0)
+	if (!valid_device(device))
 		return fail(cudaErrorInvalidDevice);
-	*prop = simt_device()->prop;
+	simt_device_prop(device, prop);
 	return cudaSuccess;
 }
 
@@ -198,10 +251,13 @@ cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp *prop, int device)
 	return cudaGetDeviceProperties(prop, device);
 }
 
-static int attribute(enum cudaDeviceAttr attr, bool *known)
+static int attribute(enum cudaDeviceAttr attr, int device, bool *known)
 {
 	const struct simt_device *d = simt_device();
-	const struct cudaDeviceProp *p = &d->prop;
+	struct cudaDeviceProp prop;
+	const struct cudaDeviceProp *p = &prop;
+
+	simt_device_prop(device, &prop);
 
 	*known = true;
 	switch (attr) {
@@ -286,12 +342,13 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 
 	if (!value)
 		return fail(cudaErrorInvalidValue);
-	if (device != 0)
+	if (!valid_device(device))
 		return fail(cudaErrorInvalidDevice);
-	*value = attribute(attr, &known);
+	*value = attribute(attr, device, &known);
 	return known ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
 
+/* Every device has the same properties, so the first one matches best. */
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
 	if (!device || !prop)
@@ -302,13 +359,43 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
+	struct cudaDeviceProp p;
+
 	if (!pciBusId || len <= 0)
 		return fail(cudaErrorInvalidValue);
-	if (device != 0)
+	if (!valid_device(device))
 		return fail(cudaErrorInvalidDevice);
-	strncpy(pciBusId, "0000:01:00.0", (size_t)len);
-	pciBusId[len - 1] = 0;
+	simt_device_prop(device, &p);
+	snprintf(pciBusId, (size_t)len, "%04x:%02x:%02x.0", p.pciDomainID,
+		 p.pciBusID, p.pciDeviceID);
 	return cudaSuccess;
+}
+
+/* Accepts the forms CUDA documents: domain:bus:device.function,
+ * domain:bus:device and bus:device.function, in hexadecimal. */
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+	unsigned dom = 0, bus, dev, fn = 0;
+	char tail;
+	int d;
+
+	if (!device || !pciBusId)
+		return fail(cudaErrorInvalidValue);
+	if (sscanf(pciBusId, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &tail) != 4 &&
+	    sscanf(pciBusId, "%x:%x:%x%c", &dom, &bus, &dev, &tail) != 3 &&
+	    (dom = 0, sscanf(pciBusId, "%x:%x.%x%c", &bus, &dev, &fn, &tail) != 3))
+		return fail(cudaErrorInvalidValue);
+	for (d = 0; d < simt_device_count(); d++) {
+		struct cudaDeviceProp p;
+
+		simt_device_prop(d, &p);
+		if (dom == (unsigned)p.pciDomainID && bus == (unsigned)p.pciBusID &&
+		    dev == (unsigned)p.pciDeviceID && fn == 0) {
+			*device = d;
+			return cudaSuccess;
+		}
+	}
+	return fail(cudaErrorInvalidDevice);
 }
 
 cudaError_t cudaDeviceSynchronize(void)
@@ -319,11 +406,21 @@ cudaError_t cudaDeviceSynchronize(void)
 	return cudaSuccess;
 }
 
+static void destroy_streams_events(int device);
+
+/* Resets the current device only: its allocations, streams and events go,
+ * its sticky error clears, and peer access to and from it ends. */
 cudaError_t cudaDeviceReset(void)
 {
+	int d = current, e;
+
 	simt_lock();
-	simt_mem_reset();
-	sticky = cudaSuccess;
+	sticky[d] = cudaSuccess;
+	simt_mem_reset(d);
+	destroy_streams_events(d);
+	device_flags[d] = 0;
+	for (e = 0; e < SIMT_MAX_GPUS; e++)
+		peer[d][e] = peer[e][d] = false;
 	last_error = cudaSuccess;
 	simt_unlock();
 	return cudaSuccess;
@@ -331,7 +428,8 @@ cudaError_t cudaDeviceReset(void)
 
 cudaError_t cudaSetDeviceFlags(unsigned flags)
 {
-	device_flags = flags;
+	simt_init();
+	device_flags[current] = flags;
 	return cudaSuccess;
 }
 
@@ -339,7 +437,7 @@ cudaError_t cudaGetDeviceFlags(unsigned *flags)
 {
 	if (!flags)
 		return fail(cudaErrorInvalidValue);
-	*flags = device_flags;
+	*flags = device_flags[current];
 	return cudaSuccess;
 }
 
@@ -406,20 +504,74 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 	return cudaSuccess;
 }
 
-cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer)
+/* Any two distinct devices can access each other's memory, as on one
+ * NVLink or PCIe switch; a device is not its own peer. */
+cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peerDevice)
 {
 	if (!can)
 		return fail(cudaErrorInvalidValue);
-	if (device != 0 || peer != 0)
+	if (!valid_device(device) || !valid_device(peerDevice))
 		return fail(cudaErrorInvalidDevice);
-	*can = 0;
+	*can = device != peerDevice;
 	return cudaSuccess;
 }
 
-cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags)
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned flags)
 {
-	(void)flags;
-	return fail(peer == 0 ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+	cudaError_t e = cudaSuccess;
+
+	ENTER();
+	/* a device is not its own peer (cudaDeviceCanAccessPeer says 0) */
+	if (!valid_device(peerDevice) || peerDevice == current)
+		return fail(cudaErrorInvalidDevice);
+	if (flags != 0)
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	if (peer[current][peerDevice])
+		e = cudaErrorPeerAccessAlreadyEnabled;
+	peer[current][peerDevice] = true;
+	simt_unlock();
+	return e == cudaSuccess ? cudaSuccess : fail(e);
+}
+
+/* The link between two distinct devices: peer access, native atomics and
+ * CUDA array access all supported, every link ranked the same (0). */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice,
+				      int dstDevice)
+{
+	if (!value)
+		return fail(cudaErrorInvalidValue);
+	if (!valid_device(srcDevice) || !valid_device(dstDevice) ||
+	    srcDevice == dstDevice)
+		return fail(cudaErrorInvalidDevice);
+	switch (attr) {
+	case 1: /* cudaDevP2PAttrPerformanceRank */
+	case 5: /* cudaDevP2PAttrOnlyPartialNativeAtomicSupported */
+		*value = 0;
+		return cudaSuccess;
+	case 2: /* cudaDevP2PAttrAccessSupported */
+	case 3: /* cudaDevP2PAttrNativeAtomicSupported */
+	case 4: /* cudaDevP2PAttrCudaArrayAccessSupported */
+		*value = 1;
+		return cudaSuccess;
+	default:
+		return fail(cudaErrorInvalidValue);
+	}
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+	cudaError_t e = cudaSuccess;
+
+	ENTER();
+	if (!valid_device(peerDevice))
+		return fail(cudaErrorInvalidDevice);
+	simt_lock();
+	if (!peer[current][peerDevice])
+		e = cudaErrorPeerAccessNotEnabled;
+	peer[current][peerDevice] = false;
+	simt_unlock();
+	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
 cudaError_t cudaDriverGetVersion(int *version)
@@ -462,6 +614,11 @@ bool simt_stream_valid(cudaStream_t s)
 	return stream_ok(s);
 }
 
+int simt_stream_device(cudaStream_t s)
+{
+	return (uintptr_t)s <= 2 ? current : s->device;
+}
+
 /* The per-thread default stream's capture state is the thread's own. */
 static _Thread_local struct simt_stream_capture *per_thread_capture;
 
@@ -494,6 +651,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned flags,
 		return fail(cudaErrorInvalidValue);
 	s = simt_xcalloc(1, sizeof *s);
 	s->magic = STREAM_MAGIC;
+	s->device = current;
 	s->flags = flags;
 	s->priority = priority;
 	live_add(&s->link);
@@ -567,6 +725,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
 	return cudaSuccess;
 }
 
+/* The device a stream belongs to (the current one for the default
+ * streams). */
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+	if (!device || !stream_ok(stream))
+		return fail(cudaErrorInvalidValue);
+	*device = simt_stream_device(stream);
+	return cudaSuccess;
+}
+
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags)
@@ -606,6 +774,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
 		return fail(cudaErrorInvalidValue);
 	e = simt_xcalloc(1, sizeof *e);
 	e->magic = EVENT_MAGIC;
+	e->device = current;
 	e->flags = flags;
 	live_add(&e->link);
 	*event = e;
@@ -635,6 +804,9 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 	ENTER();
 	if (!event || event->magic != EVENT_MAGIC || !stream_ok(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	/* an event is recorded only on a stream of its own device */
+	if (simt_stream_device(stream) != event->device)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_event_record(event, stream, &e))
 		return e;
@@ -674,8 +846,26 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 	if (!start || !end || start->magic != EVENT_MAGIC ||
 	    end->magic != EVENT_MAGIC || (start->flags & 2) || (end->flags & 2))
 		return fail(cudaErrorInvalidResourceHandle);
-	if (!start->recorded || !end->recorded)
+	if (!start->recorded || !end->recorded || start->device != end->device)
 		return fail(cudaErrorInvalidResourceHandle);
 	*ms = (float)((end->t - start->t) * 1000.0);
 	return cudaSuccess;
+}
+
+/* cudaDeviceReset: the device's streams and events end with it. */
+static void destroy_streams_events(int device)
+{
+	struct live *l = live_head.next;
+
+	while (l != &live_head) {
+		struct live *next = l->next;
+		struct CUstream_st *s = (struct CUstream_st *)(void *)l;
+		struct CUevent_st *e = (struct CUevent_st *)(void *)l;
+
+		if (s->magic == STREAM_MAGIC && s->device == device)
+			cudaStreamDestroy(s);
+		else if (e->magic == EVENT_MAGIC && e->device == device)
+			cudaEventDestroy(e);
+		l = next;
+	}
 }

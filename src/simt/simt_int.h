@@ -391,6 +391,13 @@ struct simt_alloc {
 	uint64_t base;
 	uint64_t size;
 	int kind;
+	/* The device whose memory this is (device memory only; -1 for
+	 * memory every device reaches: pinned, registered, managed,
+	 * variables), and the device current when it was allocated (whose
+	 * memory figures it counts in and whose reset frees it; -1 for
+	 * memory simt did not allocate). */
+	int device;
+	int ctx;
 	bool readonly;
 	bool mmapped;
 	unsigned flags;
@@ -402,7 +409,9 @@ struct simt_alloc {
 	uint8_t *init;
 };
 
+/* Allocates on the calling thread's current device, or on device d. */
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
 /* Tracks memory simt did not allocate (module variables, registrations). */
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
@@ -413,7 +422,19 @@ const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n);
 /* The allocation nearest below a (for messages), or NULL. */
 const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
 					  bool *was_freed);
-uint64_t simt_mem_used(void);
+/* Bytes of device and managed memory allocated on device d. */
+uint64_t simt_mem_used(int d);
+/* The device owning the device allocation p points into; -1 for host,
+ * managed and registered memory, variables, and unknown addresses. */
+int simt_mem_device(const void *p);
+/* Whether a kernel running on device d may access allocation al: its
+ * own memory, memory every device reaches, or a peer's memory with peer
+ * access from d enabled. */
+bool simt_mem_reachable(const struct simt_alloc *al, int d);
+/* Describes an access of n bytes to allocation al that device d may not
+ * make (no peer access), naming both devices. */
+void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
+			    uint64_t n, const char *what, int d);
 /* Marks n bytes at p as written outside a kernel (a copy, a memset, a
  * library call such as cuBLAS), so that kernels may read them without an
  * uninitialized-read report.  Memory that is not device memory is
@@ -422,7 +443,9 @@ void simt_mem_written(const void *p, uint64_t n);
 /* The same for a copy of n bytes from src to dst: written where the
  * source was (device memory) or wholly (other memory). */
 void simt_mem_copied(void *dst, const void *src, uint64_t n);
-void simt_mem_reset(void);
+/* Frees the device, managed and pinned allocations made on device d
+ * (cudaDeviceReset). */
+void simt_mem_reset(int d);
 /* Clears the hazard shadow of every allocation. */
 void simt_mem_hz_reset(void);
 /* Describes an access of n bytes at a that hit no allocation, e.g.
@@ -439,7 +462,26 @@ struct simt_device {
 	int clock_khz;
 	const char *key;
 };
+/* The profile every device shares (CUDALAB_SIMT_DEVICE). */
 const struct simt_device *simt_device(void);
+/* The properties of device d: the profile, with d's own PCI location
+ * and UUID. */
+void simt_device_prop(int d, struct cudaDeviceProp *prop);
+
+/* ---- devices (runtime.c) ---- */
+
+#define SIMT_MAX_GPUS 64
+
+/* How many devices there are (CUDALAB_SIMT_GPUS, default 1). */
+int simt_device_count(void);
+/* The calling host thread's current device (0 in a new thread). */
+int simt_current_device(void);
+/* Whether kernels on device `from` may access memory of device `to`
+ * (the same device, or peer access enabled). */
+bool simt_peer_enabled(int from, int to);
+/* The device stream s belongs to (the current one for the default
+ * streams); s must be a valid handle. */
+int simt_stream_device(cudaStream_t s);
 
 /* ---- runtime state (runtime.c) ---- */
 
@@ -581,8 +623,9 @@ struct simt_counts {
 };
 
 extern bool simt_counters_on;
+/* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
-		       double seconds);
+		       double seconds, int device);
 void simt_counters_init(void);
 /* Public, for programs that read their own counters while they run (lab.h
  * declares it weak): sets *value to the counter `name` (a key of the

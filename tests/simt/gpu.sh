@@ -3,7 +3,9 @@
 # with the real CUDA runtime.  Programs marked [simt-only] (faults that a
 # GPU does not catch) are skipped; for the others an expect line's exit
 # status must match (its stderr text is simt's own wording and is not
-# checked here).  Ends with "gpu: N passed, M failed".
+# checked here).  Programs that need more devices than the machine has (a
+# "// gpus: N" line) are skipped with a note.  Ends with "gpu: N passed,
+# M failed".
 set -u
 NVCC=${NVCC:?NVCC must name nvcc}
 BUILD=${BUILD:-build}
@@ -16,11 +18,19 @@ if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; t
 	echo "gpu: 0 passed, 1 failed"
 	exit 1
 fi
+ngpus=$(nvidia-smi -L | grep -c '^GPU')
 passed=0
 failed=0
 skipped=0
+few=0
 for src in "$dir"/*.cu; do
 	name=$(basename "$src" .cu)
+	need=$(sed -n '1,15s|^// gpus:[[:space:]]*\([0-9][0-9]*\).*|\1|p' "$src" | sed -n 1p)
+	if [ -n "$need" ] && [ "$need" -gt "$ngpus" ]; then
+		echo "SKIP $name: needs $need GPUs, this machine has $ngpus"
+		few=$((few + 1))
+		continue
+	fi
 	first=$(sed -n '1p' "$src")
 	want_exit=0
 	case $first in
@@ -52,5 +62,5 @@ for src in "$dir"/*.cu; do
 		failed=$((failed + 1))
 	fi
 done
-echo "gpu: $passed passed, $failed failed, $skipped skipped (simt-only)"
+echo "gpu: $passed passed, $failed failed, $skipped skipped (simt-only), $few skipped (too few GPUs)"
 [ "$failed" -eq 0 ]

@@ -37,6 +37,9 @@
 # depends on the schedule is a failure.  The hazard corpus (hz_*.cu), the
 # clean programs included, always runs under both schedules.
 #
+# A line "// gpus: N" among the first fifteen runs the program with N
+# devices (CUDALAB_SIMT_GPUS=N).
+#
 # A line "// simt-nvcc-flags: ..." among the first five replaces the flags
 # above for that program (to test how simt treats other builds).
 #
@@ -228,6 +231,8 @@ for src in "$dir"/*.cu; do
 			tr ' ' '\n' | sed -n 's/^env=//p')
 		;;
 	esac
+	gpus=$(sed -n '1,15s|^// gpus:[[:space:]]*\([0-9][0-9]*\).*|\1|p' "$src" | sed -n 1p)
+	[ -n "$gpus" ] && envs="$envs CUDALAB_SIMT_GPUS=$gpus"
 	out=$cache/$name.out
 	err=$cache/$name.err
 	hazards=$(sed -n '1,15s|^// expect-hazard:[[:space:]]*||p' "$src")
