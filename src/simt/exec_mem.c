@@ -603,6 +603,20 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 		fast_window(bc, in->space, &lo, &sz, &base);
 		FOR_LANES(ex, {
 			FAST_LANE(ACC_WRITE, uint8_t *);
+		});
+		/* usual case: distinct places the cheap check settles, stored
+		 * straight from the registers */
+		if (lanes_distinct(ptr, ex) &&
+		    !simt_hz_write_fast(bc, w, in, ex, ptr, n)) {
+			FOR_LANES(ex, {
+				for (k = 0; k < vec; k++)
+					store_bytes(ptr[l] + k * size, size, Sk[k][l]);
+			});
+			if (simt_counters_on)
+				count_access(bc, in, addr, ex, n, true);
+			return true;
+		}
+		FOR_LANES(ex, {
 			for (k = 0; k < vec; k++)
 				store_bytes(val[l] + k * size, size, Sk[k][l]);
 		});

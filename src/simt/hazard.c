@@ -584,6 +584,12 @@ struct hz_block {
 	struct slog *slog;
 	uint32_t nslog;
 	uint32_t *arrived;
+	/* Some thread holds more than a snapshot (xk, pend, a fence, cp.async
+	 * state): block_release must look at each. */
+	bool cold;
+	/* per warp: lanes exited but not yet joined into `exited` */
+	uint32_t *exit_pend;
+	bool any_exit_pend;
 };
 
 static void quiet_begin(struct hz_block *hb);
@@ -1079,8 +1085,15 @@ static void block_release(struct hz_block *hb)
 	if (hb->released)
 		return;
 	release_snaps(hb);
-	for (i = 0; i < hb->n; i++)
-		thread_clear(&hb->t[i], &hb->c[i]);
+	if (hb->cold) {
+		for (i = 0; i < hb->n; i++)
+			thread_clear(&hb->t[i], &hb->c[i]);
+		hb->cold = false;
+	}
+	if (hb->any_exit_pend) {
+		memset(hb->exit_pend, 0, hb->nwarps * sizeof *hb->exit_pend);
+		hb->any_exit_pend = false;
+	}
 	for (i = 0; i < NBARRIERS; i++)
 		acc_clear(&hb->bars[i]);
 	acc_clear(&hb->exited);
@@ -1118,9 +1131,11 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 		free(hb->L);
 		free(hb->Lon);
 		free(hb->arrived);
+		free(hb->exit_pend);
 		hb->L = simt_xmalloc((size_t)L->nwarps * 32 * 32 * sizeof *hb->L);
 		hb->Lon = simt_xcalloc(L->nwarps, sizeof *hb->Lon);
 		hb->arrived = simt_xcalloc(L->nwarps, sizeof *hb->arrived);
+		hb->exit_pend = simt_xcalloc(L->nwarps, sizeof *hb->exit_pend);
 	}
 	if (!hb->slog)
 		hb->slog = simt_xmalloc(SLOG_MAX * sizeof *hb->slog);
@@ -1297,6 +1312,7 @@ static void acquire(struct hz_block *hb, uint32_t tid, const struct hz_gvc *k)
 	x = gvc_join(t->xk, k, hb->block, true);
 	gvc_unref(t->xk);
 	t->xk = x;
+	hb->cold = true;
 }
 
 /* What the thread knows, as a map including its own block: everything at
@@ -1327,6 +1343,50 @@ static struct hz_gvc *publish(struct hz_block *hb, uint32_t tid, bool at_fence)
 	g = gvc_join(own, xk, hb->block, true);
 	gvc_unref(own);
 	return g;
+}
+
+/* Lanes that exit are joined into `exited` when a barrier next needs it
+ * (their state no longer changes), most blocks never: their threads all
+ * exit at the end. */
+void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes)
+{
+	struct hz_block *hb = bc->hz;
+
+	if (!hb)
+		return;
+	hb->exit_pend[w->id] |= lanes;
+	hb->any_exit_pend = true;
+}
+
+/* The exited lanes not yet in `exited`, joined into it. */
+static void join_exits(struct hz_block *hb)
+{
+	struct hz_acc *a = &hb->exited;
+	uint32_t wi;
+
+	if (!hb->any_exit_pend)
+		return;
+	for (wi = 0; wi < hb->nwarps; wi++) {
+		uint32_t lanes = hb->exit_pend[wi];
+
+		hb->exit_pend[wi] = 0;
+		while (lanes) {
+			uint32_t tid = wi * 32 + (uint32_t)__builtin_ctz(lanes);
+			const struct hz_thread *t = &hb->t[tid];
+
+			lanes &= lanes - 1;
+			/* usual case: the lane's snapshot is the one joined
+			 * last, so only its own clock is new */
+			if (a->vc && a->last == t->snap && !hb->Lon[wi] &&
+			    (!t->xk || a->xk == t->xk)) {
+				if (t->clk > a->vc->c[tid])
+					a->vc->c[tid] = t->clk;
+				continue;
+			}
+			acc_add(hb, a, tid);
+		}
+	}
+	hb->any_exit_pend = false;
 }
 
 /* ---- barriers ---- */
@@ -1391,6 +1451,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 		hb->nslog = 0;  /* the barrier orders the logged reads */
 	else
 		quiet_end(hb, bc->L->hz_base);
+	join_exits(hb);
 	if (hb->exited.vc) {
 		vc_max_into(a->vc, hb->exited.vc);
 		if (hb->exited.xk) {
@@ -1416,6 +1477,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 			if (t->xk != a->xk) {
 				gvc_unref(t->xk);
 				t->xk = gvc_ref(a->xk);
+				hb->cold = true;
 			}
 		}
 	}
@@ -1424,30 +1486,6 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 		quiet_begin(hb);
 	else
 		hb->quiet = false;
-}
-
-void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes)
-{
-	struct hz_block *hb = bc->hz;
-
-	if (!hb)
-		return;
-	while (lanes) {
-		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
-		const struct hz_thread *t = &hb->t[tid];
-		struct hz_acc *a = &hb->exited;
-
-		lanes &= lanes - 1;
-		/* usual case: the lane's snapshot is the one joined last, so
-		 * only its own clock is new */
-		if (a->vc && a->last == t->snap && !hb->Lon[w->id] &&
-		    (!t->xk || a->xk == t->xk)) {
-			if (t->clk > a->vc->c[tid])
-				a->vc->c[tid] = t->clk;
-			continue;
-		}
-		acc_add(hb, a, tid);
-	}
 }
 
 void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
@@ -1489,6 +1527,7 @@ void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
 			t->snap = vc_ref(a.vc);
 			gvc_unref(t->xk);
 			t->xk = gvc_ref(a.xk);
+			hb->cold = true;
 		}
 		acc_clear(&a);
 	}
@@ -1641,6 +1680,7 @@ void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
 			c->fence_snap = vc_ref(t->snap);
 			c->fence_xk = gvc_ref(t->xk);
 			t->fence_clk = t->clk;
+			hb->cold = true;
 			c->fence_row_on = hb->Lon[tid >> 5];
 			if (c->fence_row_on)
 				memcpy(c->fence_row, lrow(hb, tid), sizeof c->fence_row);
@@ -1700,6 +1740,7 @@ static void acquire_from(struct hz_block *hb, uint32_t tid,
 	j = gvc_join(t->pend, know, 0, false);
 	gvc_unref(t->pend);
 	t->pend = j;
+	hb->cold = true;
 }
 
 COLD static void sync_strong(struct hz_block *hb, uint32_t tid,
@@ -2445,18 +2486,24 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 			struct where *wh, const struct warp *w, uint32_t lanes,
 			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc)
 {
-	unsigned f = (unsigned)__builtin_ctz(lanes), l;
-	uint32_t run = lanes >> f, cnt, g, ng, per = n / 4;
-	uint32_t base = bc->L->hz_base, tid0 = w->id * 32 + f;
-	uint8_t *p0 = ptr[f];
-	uint64_t off = (uint64_t)(p0 - bc->shared), a = (uint64_t)(uintptr_t)p0;
-	uint64_t len;
+	unsigned f, l;
+	uint32_t run, cnt, g, ng, per = n / 4, base = bc->L->hz_base, tid0;
+	uint8_t *p0;
+	uint64_t off, a, len;
 	struct hz_word *wd;
 	bool shared;
 
+	if (!lanes)
+		return 0;
+	f = (unsigned)__builtin_ctz(lanes);
+	tid0 = w->id * 32 + f;
+	p0 = ptr[f];
+	off = (uint64_t)(p0 - bc->shared);
+	a = (uint64_t)(uintptr_t)p0;
+	run = lanes >> f;
 	if (run & (run + 1))
 		return lanes;           /* not one unbroken run */
-	cnt = (uint32_t)__builtin_popcount(run);
+	cnt = run == UINT32_MAX ? 32 : (uint32_t)__builtin_ctz(~run);
 	if (cnt < 4)
 		return lanes;
 	for (l = 1; l < cnt; l++)
@@ -2548,6 +2595,8 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
 
+	if (!lanes)
+		return;
 	if (hb->quiet) {
 		if (kind != HZ_READ || flags)
 			quiet_end(hb, bc->L->hz_base);
@@ -2566,6 +2615,20 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			    (uint8_t)(flags | ((coll >> l & 1) ? HZR_COLL : 0)),
 			    kind, ptr[l], n, val ? val[l] : NULL);
 	}
+}
+
+uint32_t simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
+			    const struct simt_insn *in, uint32_t lanes,
+			    uint8_t *const *ptr, uint32_t n)
+{
+	struct hz_block *hb = bc->hz;
+	struct where wh = {0, 0, NULL, NULL};
+
+	if (flags_of(in, HZ_WRITE))
+		return lanes;
+	quiet_end(hb, bc->L->hz_base);
+	return fast_access(bc, hb, &wh, w, lanes, ptr, n, HZ_WRITE,
+			   (uint32_t)(in - bc->L->mod->code));
 }
 
 void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
@@ -2653,6 +2716,7 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 	t->async[t->nasync].off = off;
 	t->async[t->nasync].n = (uint16_t)n;
 	t->async[t->nasync++].group = t->committed;
+	hb->cold = true;
 }
 
 void simt_hz_async_commit(struct block_ctx *bc, const struct warp *w,
@@ -2663,6 +2727,7 @@ void simt_hz_async_commit(struct block_ctx *bc, const struct warp *w,
 	if (!hb)
 		return;
 	quiet_end(hb, bc->L->hz_base);
+	hb->cold = true;
 	for (; lanes; lanes &= lanes - 1)
 		hb->c[w->id * 32 + (uint32_t)__builtin_ctz(lanes)].committed++;
 }

@@ -61,6 +61,12 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
 			 const uint8_t (*val)[32], uint32_t coll);
+/* The cheap check of a plain store whose lanes write distinct places:
+ * the lanes it could not settle are returned (0: all checked and
+ * recorded), for simt_hz_warp_access with their values. */
+uint32_t simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
+			    const struct simt_insn *in, uint32_t lanes,
+			    uint8_t *const *ptr, uint32_t n);
 void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
 			 unsigned lane, const struct simt_insn *in, uint8_t *p);
 /* Lanes `first` and `other` of one store instruction write different
