@@ -1863,8 +1863,12 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	/* a record of another block is stale in shared memory */
 	if (w.clk > base && (w.mask & mask) && (!shared || w.block == blk) &&
 	    !both_strong(&w, flags, blk) && !ordered(hb, tid, &w)) {
+		/* rewriting the value memory holds is benign within a block,
+		 * whose warps one host thread runs in a fixed order; between
+		 * blocks, which run at once on several, what memory holds at
+		 * this moment depends on timing, so it is a race as written */
 		bool benign = kind == HZ_WRITE && val && !(w.flags & HZR_ASYNC) &&
-			      memcmp(cur, val, n) == 0;
+			      w.block == blk && memcmp(cur, val, n) == 0;
 
 		if (!benign)
 			report_race(bc, space, &w, true, tid, pc, acc,

@@ -1,5 +1,5 @@
 // expect-hazard: race: global read at hz_b_reduce_global.cu:19 ... and global write at hz_b_reduce_global.cu:19 ... no synchronization orders them
-//
+// expect-hazard: race: global write at hz_b_reduce_global.cu:19 ... and global write at hz_b_reduce_global.cu:19 ... no synchronization orders them
 //
 // Blocks add their partial sums into *out with a plain +=: two blocks can
 // read the same old value, and one addition is lost.
