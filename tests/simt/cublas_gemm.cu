@@ -7,6 +7,8 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
+#include <cublas_v2.h>
+
 #include "blas_ref.h"
 
 template <typename T> static T to_t(double v);
