@@ -123,23 +123,6 @@ static void pack_b_##SUF(T *dst, const struct blas_gemm *g, const void *b, \
 					: (T)simt_blas_load(g->b.type, b, x); \
 			} \
 } \
-static void micro_##SUF(int kc, const T *restrict a, const T *restrict b, \
-			T *restrict c) \
-{ \
-	T acc[NR][MR]; \
-	int p, i, j; \
-	memset(acc, 0, sizeof acc); \
-	for (p = 0; p < kc; p++) { \
-		for (j = 0; j < NR; j++) \
-			for (i = 0; i < MR; i++) \
-				acc[j][i] += a[i] * b[j]; \
-		a += MR; \
-		b += NR; \
-	} \
-	for (j = 0; j < NR; j++) \
-		for (i = 0; i < MR; i++) \
-			c[j * MC + i] += acc[j][i]; \
-} \
 /* Sums of one tile at (i0, j0) into acc (MC x NC, column-major). */ \
 static void tile_##SUF(const struct blas_gemm *g, int bt, int i0, int j0, \
 		       T *acc, T *pa, T *pb) \
@@ -163,8 +146,40 @@ static void tile_##SUF(const struct blas_gemm *g, int bt, int i0, int j0, \
 	} \
 }
 
-/* MR x NR: 8 x 6 floats are twelve 4-wide vectors of sums, 4 x 6 doubles
- * twelve 2-wide ones; both leave registers for the operands. */
+/* The micro-kernels, in GCC vector types so that the sums stay in
+ * registers: MR x NR of 8 x 6 floats are twelve 4-wide vectors, 4 x 6
+ * doubles twelve 2-wide ones, and both leave registers for the operands.
+ * Each step loads MR values of A and broadcasts NR values of B. */
+typedef float v4f __attribute__((vector_size(16)));
+typedef double v2d __attribute__((vector_size(16)));
+
+#define MICRO(T, SUF, V, W, MR, NR) \
+static void micro_##SUF(int kc, const T *restrict a, const T *restrict b, \
+			T *restrict c) \
+{ \
+	V acc[NR][MR / W], av[MR / W]; \
+	int p, i, j; \
+	memset(acc, 0, sizeof acc); \
+	for (p = 0; p < kc; p++) { \
+		for (i = 0; i < MR / W; i++) \
+			memcpy(&av[i], a + i * W, sizeof av[i]); \
+		for (j = 0; j < NR; j++) \
+			for (i = 0; i < MR / W; i++) \
+				acc[j][i] += av[i] * b[j]; \
+		a += MR; \
+		b += NR; \
+	} \
+	for (j = 0; j < NR; j++) \
+		for (i = 0; i < MR / W; i++) { \
+			V cv; \
+			memcpy(&cv, c + j * MC + i * W, sizeof cv); \
+			cv += acc[j][i]; \
+			memcpy(c + j * MC + i * W, &cv, sizeof cv); \
+		} \
+}
+
+MICRO(float, f32, v4f, 4, 8, 6)
+MICRO(double, f64, v2d, 2, 4, 6)
 GEMM_KERNELS(float, f32, 8, 6)
 GEMM_KERNELS(double, f64, 4, 6)
 
