@@ -235,8 +235,9 @@ void simt_blas_extent(int64_t rows, int64_t cols, int64_t ld, int64_t stride,
 /* The stream check every compute call makes: cudaSuccess when s can run
  * work now; otherwise prints why (naming fn) and returns the status. */
 cublasStatus_t simt_blas_stream_check(const char *fn, cudaStream_t s);
-/* Counts a call and its floating-point operations in the counters. */
-void simt_blas_count(const char *fn, double flops, double seconds);
+/* Counts a call and its floating-point operations (as FP64 ones when
+ * f64, else FP32) in the counters. */
+void simt_blas_count(const char *fn, double flops, bool f64, double seconds);
 
 /* ---- entry points (the toolkit's names; enum arguments as int) ---- */
 

@@ -92,14 +92,17 @@ cublasStatus_t simt_blas_stream_check(const char *fn, cudaStream_t s)
 	return CUBLAS_STATUS_SUCCESS;
 }
 
-void simt_blas_count(const char *fn, double flops, double seconds)
+void simt_blas_count(const char *fn, double flops, bool f64, double seconds)
 {
 	struct simt_counts c;
 
 	if (!simt_counters_on)
 		return;
 	memset(&c, 0, sizeof c);
-	c.flops_f32 = (uint64_t)flops;
+	if (f64)
+		c.flops_f64 = (uint64_t)flops;
+	else
+		c.flops_f32 = (uint64_t)flops;
 	simt_counters_add(fn, &c, seconds);
 }
 
@@ -468,7 +471,7 @@ static cublasStatus_t gemm(struct gemm_args *g)
 	t0 = simt_now();
 	simt_blas_gemm(&bg);
 	mark_written(&g->c, g->m, g->n, g->batch);
-	simt_blas_count(g->fn, 2.0 * g->m * g->n * g->k * g->batch,
+	simt_blas_count(g->fn, 2.0 * g->m * g->n * g->k * g->batch, g->f64,
 			simt_now() - t0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
@@ -746,7 +749,7 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 		}
 	for (j = 0; j < n; j++)
 		simt_mem_written(C + (int64_t)j * ldc, (uint64_t)m * 4);
-	simt_blas_count(fn, 3.0 * m * n, 0);
+	simt_blas_count(fn, 3.0 * m * n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
 }
@@ -817,7 +820,7 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 		y[vidx(i, n, incy)] += (float)a * x[vidx(i, n, incx)];
 	for (i = 0; i < n; i++)
 		simt_mem_written(&y[vidx(i, n, incy)], 4);
-	simt_blas_count(fn, 2.0 * n, 0);
+	simt_blas_count(fn, 2.0 * n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
 }
@@ -839,7 +842,7 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	for (i = 0; i < n; i++)
 		s += (double)x[vidx(i, n, incx)] * y[vidx(i, n, incy)];
-	simt_blas_count(fn, 2.0 * (n > 0 ? n : 0), 0);
+	simt_blas_count(fn, 2.0 * (n > 0 ? n : 0), false, 0);
 	return put_result(fn, h, result, (float)s) ? CUBLAS_STATUS_SUCCESS
 		: CUBLAS_STATUS_EXECUTION_FAILED;
 }
@@ -862,7 +865,7 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 			return CUBLAS_STATUS_EXECUTION_FAILED;
 		for (i = 0; i < n; i++)
 			s += (double)x[(int64_t)i * incx] * x[(int64_t)i * incx];
-		simt_blas_count(fn, 2.0 * n, 0);
+		simt_blas_count(fn, 2.0 * n, false, 0);
 	}
 	return put_result(fn, h, result, (float)sqrt(s))
 		? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
@@ -890,7 +893,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 		x[(int64_t)i * incx] *= (float)a;
 		simt_mem_written(&x[(int64_t)i * incx], 4);
 	}
-	simt_blas_count(fn, n, 0);
+	simt_blas_count(fn, n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
 }

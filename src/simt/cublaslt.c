@@ -611,7 +611,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 	if (g.aux)
 		lt_written(g.aux, g.aux_type, g.m, g.n, g.aux_ld, g.aux_stride,
 			   g.batch);
-	simt_blas_count(fn, 2.0 * g.m * g.n * g.k * g.batch, simt_now() - t0);
+	simt_blas_count(fn, 2.0 * g.m * g.n * g.k * g.batch, g.f64,
+			simt_now() - t0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
 }
