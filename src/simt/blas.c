@@ -191,6 +191,15 @@ static double gelu(double x)
 	return 0.5 * x * (1 + tanh(s * (x + 0.044715 * x * x * x)));
 }
 
+/* Its derivative, for the DGELU epilogue. */
+static double gelu_grad(double x)
+{
+	const double s = 0.7978845608028654, c = 0.044715;
+	double t = tanh(s * (x + c * x * x * x));
+
+	return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * s * (1 + 3 * c * x * x);
+}
+
 static void epilogue(const struct blas_gemm *g, int bt, int i0, int j0,
 		     const float *af, const double *ad)
 {
@@ -219,7 +228,10 @@ static void epilogue(const struct blas_gemm *g, int bt, int i0, int j0,
 							      r + col * g->c.ld);
 			if (bias)
 				v += simt_blas_load(g->bias_type, bias, r);
-			if (aux)
+			if (g->act == BLAS_ACT_DGELU)
+				v *= gelu_grad(simt_blas_load(
+					g->aux_type, aux, r + col * g->aux_ld));
+			else if (aux)
 				simt_blas_store(g->aux_type, aux,
 						r + col * g->aux_ld, v);
 			if (g->act == BLAS_ACT_RELU)

@@ -188,14 +188,16 @@ struct blas_mat {
 	int64_t ld, stride;
 };
 
-/* What an epilogue adds after alpha*op(A)op(B) + beta*C (cuBLASLt). */
-enum { BLAS_ACT_NONE, BLAS_ACT_RELU, BLAS_ACT_GELU };
+/* What an epilogue adds after alpha*op(A)op(B) + beta*C (cuBLASLt):
+ * nothing, ReLU, GELU, or (DGELU) a product with GELU's derivative at the
+ * aux matrix's element. */
+enum { BLAS_ACT_NONE, BLAS_ACT_RELU, BLAS_ACT_GELU, BLAS_ACT_DGELU };
 
 /* D = act(alpha*op(A)op(B) + beta*C + bias) for `batch` matrices of
  * m x n, with op(A) m x k and op(B) k x n.  In double when `f64`, else in
  * float (every other compute type).  beta == 0 never reads C.  With
  * `aux`, the value before the activation is also stored there (aux_type,
- * aux_ld, aux_stride).  Output elements are converted to D's type with
+ * aux_ld, aux_stride), except for BLAS_ACT_DGELU, which reads it.  Output elements are converted to D's type with
  * round-to-nearest-even. */
 struct blas_gemm {
 	int m, n, k, batch;

@@ -355,6 +355,22 @@ static int max1(int x)
 	return x > 1 ? x : 1;
 }
 
+/* Says why an argument is invalid and returns CUBLAS_STATUS_INVALID_VALUE
+ * (cuBLAS itself only returns the status). */
+static cublasStatus_t invalid(const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static cublasStatus_t invalid(const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "simt: %s: ", fn);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CUBLAS_STATUS_INVALID_VALUE;
+}
+
 /* Range check of one operand of rows x cols, strided or through a pointer
  * array. */
 static bool operand_ok(const struct gemm_args *g, const char *name,
@@ -416,6 +432,33 @@ static void mark_written(const struct blas_mat *x, int64_t rows,
 	}
 }
 
+/* The documented CUBLAS_STATUS_INVALID_VALUE cases of a GEMM, each said
+ * on stderr with the values that break it. */
+static cublasStatus_t gemm_args_ok(const struct gemm_args *g)
+{
+	int arows = g->transa == CUBLAS_OP_N ? g->m : g->k;
+	int brows = g->transb == CUBLAS_OP_N ? g->k : g->n;
+
+	if (!op_ok(g->transa) || !op_ok(g->transb))
+		return invalid(g->fn, "transa=%d, transb=%d: each must be "
+			       "CUBLAS_OP_N, _T or _C", g->transa, g->transb);
+	if (g->m < 0 || g->n < 0 || g->k < 0 || g->batch < 0)
+		return invalid(g->fn, "m=%d, n=%d, k=%d, batchCount=%d: none "
+			       "may be negative", g->m, g->n, g->k, g->batch);
+	if (g->a.ld < max1(arows))
+		return invalid(g->fn, "lda=%lld is less than max(1, %s=%d)",
+			       (long long)g->a.ld,
+			       g->transa == CUBLAS_OP_N ? "m" : "k", arows);
+	if (g->b.ld < max1(brows))
+		return invalid(g->fn, "ldb=%lld is less than max(1, %s=%d)",
+			       (long long)g->b.ld,
+			       g->transb == CUBLAS_OP_N ? "k" : "n", brows);
+	if (g->c.ld < max1(g->m))
+		return invalid(g->fn, "ldc=%lld is less than max(1, m=%d)",
+			       (long long)g->c.ld, g->m);
+	return CUBLAS_STATUS_SUCCESS;
+}
+
 static cublasStatus_t gemm(struct gemm_args *g)
 {
 	struct blas_gemm bg;
@@ -425,16 +468,12 @@ static cublasStatus_t gemm(struct gemm_args *g)
 
 	if (!handle_ok(g->h))
 		return CUBLAS_STATUS_NOT_INITIALIZED;
-	if (!op_ok(g->transa) || !op_ok(g->transb) || g->m < 0 || g->n < 0 ||
-	    g->k < 0 || g->batch < 0 ||
-	    g->a.ld < max1(g->transa == CUBLAS_OP_N ? g->m : g->k) ||
-	    g->b.ld < max1(g->transb == CUBLAS_OP_N ? g->k : g->n) ||
-	    g->c.ld < max1(g->m))
-		return CUBLAS_STATUS_INVALID_VALUE;
+	if ((st = gemm_args_ok(g)))
+		return st;
 	if (g->m == 0 || g->n == 0 || g->batch == 0)
 		return CUBLAS_STATUS_SUCCESS;
 	if (!g->alpha || !g->beta)
-		return CUBLAS_STATUS_INVALID_VALUE;
+		return invalid(g->fn, "alpha and beta must not be null");
 	if ((st = simt_blas_stream_check(g->fn, g->h->stream)))
 		return st;
 	memset(&bg, 0, sizeof bg);
@@ -700,11 +739,18 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 
 	if (!handle_ok(h))
 		return CUBLAS_STATUS_NOT_INITIALIZED;
-	if (!op_ok(ta) || !op_ok(tb) || m < 0 || n < 0 ||
-	    lda < max1(ta == CUBLAS_OP_N ? m : n) ||
-	    ldb < max1(tb == CUBLAS_OP_N ? m : n) || ldc < max1(m) ||
-	    !alpha || !beta)
-		return CUBLAS_STATUS_INVALID_VALUE;
+	if (!op_ok(ta) || !op_ok(tb) || m < 0 || n < 0 || !alpha || !beta)
+		return invalid(fn, "transa=%d, transb=%d, m=%d, n=%d, alpha "
+			       "%p, beta %p: the operations must be "
+			       "CUBLAS_OP_N, _T or _C, the sizes not negative, "
+			       "the scalars not null", ta, tb, m, n,
+			       (const void *)alpha, (const void *)beta);
+	if (lda < max1(ta == CUBLAS_OP_N ? m : n) ||
+	    ldb < max1(tb == CUBLAS_OP_N ? m : n) || ldc < max1(m))
+		return invalid(fn, "lda=%d, ldb=%d, ldc=%d: each must be at "
+			       "least max(1, the rows of its matrix: %d, %d, "
+			       "%d)", lda, ldb, ldc, ta == CUBLAS_OP_N ? m : n,
+			       tb == CUBLAS_OP_N ? m : n, m);
 	if (m == 0 || n == 0)
 		return CUBLAS_STATUS_SUCCESS;
 	if ((st = simt_blas_stream_check(fn, h->stream)))

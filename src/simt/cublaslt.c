@@ -2,7 +2,9 @@
  * heuristic query, and cublasLtMatmul for column-major FP32, FP16, BF16
  * and FP64 GEMMs with transposes, strided batches, alpha/beta, and the
  * bias, ReLU and GELU epilogues (GELU's input kept in an aux matrix when
- * asked).  The product is computed by blas.c when the call is made. */
+ * asked) and DGELU (the product times GELU's derivative at that aux
+ * matrix, the backward pass).  blas.c computes the product when the call
+ * is made. */
 #include "blas.h"
 
 #include <stdio.h>
@@ -98,20 +100,27 @@ struct field {
 	size_t off, size;
 };
 
-static cublasStatus_t set_field(const struct field *f, size_t nf, void *obj,
-				int attr, const void *buf, size_t size)
+static cublasStatus_t set_field(const char *fn, const struct field *f,
+				size_t nf, void *obj, int attr, const void *buf,
+				size_t size)
 {
 	size_t i;
 
-	if (!obj || !buf)
+	if (!obj || !buf) {
+		simt_warn("%s: the %s is null", fn, obj ? "buffer" : "object");
 		return CUBLAS_STATUS_INVALID_VALUE;
+	}
 	for (i = 0; i < nf; i++)
 		if (f[i].attr == attr) {
-			if (size != f[i].size)
+			if (size != f[i].size) {
+				simt_warn("%s: attribute %d takes %zu bytes, "
+					  "not %zu", fn, attr, f[i].size, size);
 				return CUBLAS_STATUS_INVALID_VALUE;
+			}
 			memcpy((char *)obj + f[i].off, buf, size);
 			return CUBLAS_STATUS_SUCCESS;
 		}
+	simt_warn("%s: attribute %d is not one simt knows", fn, attr);
 	return CUBLAS_STATUS_INVALID_VALUE;
 }
 
@@ -228,8 +237,8 @@ cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t l,
 						int attr, const void *buf,
 						size_t size)
 {
-	return set_field(layout_fields, NFIELDS(layout_fields), l, attr, buf,
-			 size);
+	return set_field(__func__, layout_fields, NFIELDS(layout_fields), l, attr,
+			 buf, size);
 }
 
 cublasStatus_t cublasLtMatrixLayoutGetAttribute(cublasLtMatrixLayout_t l,
@@ -271,8 +280,8 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d,
 					      int attr, const void *buf,
 					      size_t size)
 {
-	return set_field(desc_fields, NFIELDS(desc_fields), d, attr, buf,
-			 size);
+	return set_field(__func__, desc_fields, NFIELDS(desc_fields), d, attr,
+			 buf, size);
 }
 
 cublasStatus_t cublasLtMatmulDescGetAttribute(cublasLtMatmulDesc_t d,
@@ -308,8 +317,8 @@ cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t p)
 cublasStatus_t cublasLtMatmulPreferenceSetAttribute(
 	cublasLtMatmulPreference_t p, int attr, const void *buf, size_t size)
 {
-	return set_field(pref_fields, NFIELDS(pref_fields), p, attr, buf,
-			 size);
+	return set_field(__func__, pref_fields, NFIELDS(pref_fields), p, attr,
+			 buf, size);
 }
 
 cublasStatus_t cublasLtMatmulPreferenceGetAttribute(
@@ -344,8 +353,12 @@ static cublasStatus_t plan(const char *fn, const struct lt_desc *d,
 	}
 	if ((d->transa != CUBLAS_OP_N && d->transa != CUBLAS_OP_T) ||
 	    (d->transb != CUBLAS_OP_N && d->transb != CUBLAS_OP_T) ||
-	    d->transc != CUBLAS_OP_N)
+	    d->transc != CUBLAS_OP_N) {
+		simt_warn("%s: TRANSA %d, TRANSB %d, TRANSC %d: A and B take "
+			  "CUBLAS_OP_N or _T, C only _N", fn, d->transa,
+			  d->transb, d->transc);
 		return CUBLAS_STATUS_INVALID_VALUE;
+	}
 	am = d->transa == CUBLAS_OP_N ? a->rows : a->cols;
 	ak = d->transa == CUBLAS_OP_N ? a->cols : a->rows;
 	bk = d->transb == CUBLAS_OP_N ? b->rows : b->cols;
@@ -362,12 +375,26 @@ static cublasStatus_t plan(const char *fn, const struct lt_desc *d,
 			  (unsigned long long)dd->cols);
 		return CUBLAS_STATUS_INVALID_VALUE;
 	}
-	if (am > INT32_MAX || bn > INT32_MAX || ak > INT32_MAX ||
-	    a->ld < (int64_t)(a->rows ? a->rows : 1) ||
+	if (am > INT32_MAX || bn > INT32_MAX || ak > INT32_MAX) {
+		simt_warn("%s: m=%llu, n=%llu, k=%llu: simt takes sizes up to "
+			  "2^31 - 1", fn, (unsigned long long)am,
+			  (unsigned long long)bn, (unsigned long long)ak);
+		return CUBLAS_STATUS_NOT_SUPPORTED;
+	}
+	if (a->ld < (int64_t)(a->rows ? a->rows : 1) ||
 	    b->ld < (int64_t)(b->rows ? b->rows : 1) ||
 	    c->ld < (int64_t)(c->rows ? c->rows : 1) ||
-	    dd->ld < (int64_t)(dd->rows ? dd->rows : 1))
+	    dd->ld < (int64_t)(dd->rows ? dd->rows : 1)) {
+		simt_warn("%s: leading dimensions A %lld, B %lld, C %lld, D "
+			  "%lld must each be at least max(1, its rows: %llu, "
+			  "%llu, %llu, %llu)", fn, (long long)a->ld,
+			  (long long)b->ld, (long long)c->ld, (long long)dd->ld,
+			  (unsigned long long)a->rows,
+			  (unsigned long long)b->rows,
+			  (unsigned long long)c->rows,
+			  (unsigned long long)dd->rows);
 		return CUBLAS_STATUS_INVALID_VALUE;
+	}
 	if (a->batch != dd->batch || b->batch != dd->batch ||
 	    c->batch != dd->batch || dd->batch < 1) {
 		simt_warn("%s: batch counts differ (A %d, B %d, C %d, D %d)",
@@ -431,15 +458,21 @@ static cublasStatus_t plan(const char *fn, const struct lt_desc *d,
 	case CUBLASLT_EPILOGUE_GELU_AUX_BIAS:
 		g->act = BLAS_ACT_GELU;
 		break;
+	case CUBLASLT_EPILOGUE_DGELU:
+		g->act = BLAS_ACT_DGELU;
+		break;
 	default:
 		simt_warn("%s: epilogue %u is not implemented (DEFAULT, RELU, "
-			  "BIAS, RELU_BIAS, GELU, GELU_BIAS, GELU_AUX and "
-			  "GELU_AUX_BIAS are)", fn, d->epilogue);
+			  "BIAS, RELU_BIAS, GELU, GELU_BIAS, GELU_AUX, "
+			  "GELU_AUX_BIAS and DGELU are)", fn, d->epilogue);
 		return CUBLAS_STATUS_NOT_SUPPORTED;
 	}
 	if (d->epilogue & CUBLASLT_EPILOGUE_BIAS) {
-		if (!d->bias)
+		if (!d->bias) {
+			simt_warn("%s: a bias epilogue without "
+				  "CUBLASLT_MATMUL_DESC_BIAS_POINTER", fn);
 			return CUBLAS_STATUS_INVALID_VALUE;
+		}
 		g->bias = d->bias;
 		/* Unset (-1): D's type, as cuBLASLt has it for every type
 		 * simt computes with. */
@@ -449,8 +482,14 @@ static cublasStatus_t plan(const char *fn, const struct lt_desc *d,
 			goto combo;
 	}
 	if (d->epilogue & 128) {
-		if (!d->aux || d->aux_ld < (int64_t)dd->rows)
+		if (!d->aux || d->aux_ld < (int64_t)dd->rows) {
+			simt_warn("%s: an aux epilogue needs "
+				  "CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER "
+				  "(%p) and EPILOGUE_AUX_LD (%lld) at least D's "
+				  "rows (%llu)", fn, d->aux, (long long)d->aux_ld,
+				  (unsigned long long)dd->rows);
 			return CUBLAS_STATUS_INVALID_VALUE;
+		}
 		g->aux = d->aux;
 		g->aux_ld = d->aux_ld;
 		g->aux_stride = d->aux_stride;
@@ -601,14 +640,14 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 				 &lo, &hi);
 		if (!simt_blas_range(fn, "epilogue aux", "D's rows x columns, "
 				     "EPILOGUE_AUX_LD", g.aux, lo * es, hi * es,
-				     true))
+				     g.act != BLAS_ACT_DGELU))
 			return CUBLAS_STATUS_EXECUTION_FAILED;
 	}
 	simt_lock();
 	t0 = simt_now();
 	simt_blas_gemm(&g);
 	lt_written(D, g.d.type, g.m, g.n, g.d.ld, g.d.stride, g.batch);
-	if (g.aux)
+	if (g.aux && g.act != BLAS_ACT_DGELU)
 		lt_written(g.aux, g.aux_type, g.m, g.n, g.aux_ld, g.aux_stride,
 			   g.batch);
 	simt_blas_count(fn, 2.0 * g.m * g.n * g.k * g.batch, g.f64,

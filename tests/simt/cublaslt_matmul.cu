@@ -1,8 +1,8 @@
 // cuBLASLt: cublasLtMatmul as llm.c calls it (D = W^T X + bias with W
 // stored C x OC), the bias, ReLU and GELU epilogues with GELU's input
-// kept in an aux matrix, strided batches, BF16 and FP16 data, alpha/beta
-// with C != D; the heuristic query; attribute round trips and the sizes
-// Set/Get insist on.
+// kept in an aux matrix, DGELU reading such a matrix back, strided
+// batches, BF16 data, alpha/beta with C != D; the heuristic query;
+// attribute round trips and the sizes Set/Get insist on.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -14,6 +14,14 @@
 static double gelu(double x)
 {
     return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+}
+
+// d gelu / dx by a central difference of the formula above, so that it is
+// computed independently of any closed form.
+static double gelu_grad(double x)
+{
+    const double h = 1e-5;
+    return (gelu(x + h) - gelu(x - h)) / (2 * h);
 }
 
 static float *dev_f32(const std::vector<double> &h)
@@ -46,14 +54,25 @@ static int matmul_f32(Lt &lt, cublasLtEpilogue_t epi, bool ta, bool tb, long m, 
                       long k, long nb, float alpha, float beta, const char *what)
 {
     long arows = ta ? k : m, acols = ta ? m : k, brows = tb ? n : k, bcols = tb ? k : n;
-    long ldc = m + 2, ldd = m, sa = arows * acols + 3, sb = brows * bcols, sc = ldc * n,
-         sd = ldd * n + 1;
+    // batch strides with a gap after each matrix (which must stay as it
+    // was), rounded up to 64 elements so every batch stays 256-byte aligned
+    auto round64 = [](long x) { return (x + 63) / 64 * 64; };
+    long ldc = m + 2, ldd = m, sa = round64(arows * acols + 3), sb = round64(brows * bcols),
+         sc = round64(ldc * n), sd = round64(ldd * n + 1);
     std::vector<double> a = values(sa * nb, 21), b = values(sb * nb, 22), c = values(sc * nb, 23);
     std::vector<double> bias = values(m * nb, 24), d0(sd * nb, 0.0);
     bool has_bias = epi & CUBLASLT_EPILOGUE_BIAS, has_aux = epi == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
                                                               epi == CUBLASLT_EPILOGUE_GELU_AUX;
+    // DGELU reads the aux matrix (GELU's input from a forward pass)
+    bool dgelu = epi == CUBLASLT_EPILOGUE_DGELU;
+    std::vector<double> aux_in = d0;
+    if (dgelu) {
+        aux_in = values(d0.size(), 25);
+        for (double &x : aux_in)
+            x *= 3;
+    }
     float *da = dev_f32(a), *db = dev_f32(b), *dc = dev_f32(c), *dd = dev_f32(d0);
-    float *dbias = dev_f32(bias), *daux = dev_f32(d0);
+    float *dbias = dev_f32(bias), *daux = dev_f32(aux_in);
 
     cublasLtMatmulDesc_t desc;
     CHECK_LT(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
@@ -68,7 +87,7 @@ static int matmul_f32(Lt &lt, cublasLtEpilogue_t epi, bool ta, bool tb, long m, 
         CHECK_LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE,
                                                 &bstride, sizeof bstride));
     }
-    if (has_aux) {
+    if (has_aux || dgelu) {
         int64_t ld = ldd, st = sd;
         CHECK_LT(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER,
                                                 &daux, sizeof daux));
@@ -119,14 +138,27 @@ static int matmul_f32(Lt &lt, cublasLtEpilogue_t epi, bool ta, bool tb, long m, 
                 double want = pre;
                 if (epi == CUBLASLT_EPILOGUE_RELU || epi == CUBLASLT_EPILOGUE_RELU_BIAS)
                     want = pre > 0 ? pre : 0;
+                if (dgelu) {
+                    want = pre * gelu_grad(aux_in[di]);
+                    tol = tol * 2 + 1e-3 * (1 + std::fabs(want));
+                }
                 if (epi & CUBLASLT_EPILOGUE_GELU) {
+                    // the tanh form; a GPU may evaluate tanh approximately
                     want = gelu(pre);
-                    tol = tol * 2 + 1e-5 * (1 + std::fabs(pre));
+                    tol = tol * 2 + 1e-3 * (1 + std::fabs(pre));
                 }
                 expect_near(what, di, want, got[di], tol);
+                if (dgelu)
+                    expect_near("aux (an input)", di, aux_in[di], aux[di], 0);
                 if (has_aux)
                     expect_near("aux", di, pre, aux[di], 4 * (k + 2) * f32 * (mag[ci] + std::fabs(pre)));
             }
+    // the gaps between D's batch matrices (and aux's) stay untouched
+    for (long i = 0; i < (long)d0.size(); i++)
+        if (i % sd >= ldd * n) {
+            expect_near("D gap", i, 0, got[i], 0);
+            expect_near("aux gap", i, aux_in[i], aux[i], 0);
+        }
     cublasLtMatrixLayoutDestroy(la);
     cublasLtMatrixLayoutDestroy(lb);
     cublasLtMatrixLayoutDestroy(lc);
@@ -270,6 +302,8 @@ int main()
                       "gelu+bias, 3 batches");
     bad |= matmul_f32(lt, CUBLASLT_EPILOGUE_GELU_AUX_BIAS, true, false, 16, 12, 24, 2, 2, 1,
                       "gelu+aux+bias");
+    // llm.c's fused backward (gelu_fusion 2): dinp = (W dout) * gelu'(pre_gelu)
+    bad |= matmul_f32(lt, CUBLASLT_EPILOGUE_DGELU, false, false, 16, 12, 24, 2, 1, 0, "dgelu");
     bad |= matmul_bf16(lt);
     bad |= attributes();
     cublasLtMatmulPreferenceDestroy(lt.pref);
