@@ -230,6 +230,10 @@ void simt_blas_store(int type, void *p, int64_t i, double v);
  * cudaErrorIllegalAddress sticky and returns false. */
 bool simt_blas_range(const char *fn, const char *arg, const char *dims,
 		     const void *p, int64_t lo, int64_t hi, bool write);
+/* In host pointer mode, whether p (a scalar argument or result) is not
+ * device memory; if it is, says so naming fn and arg and returns false:
+ * a GPU program would read it on the host and crash. */
+bool simt_blas_host_scalar(const char *fn, const char *arg, const void *p);
 /* Extent of an operand of rows x cols (ld, batch stride, count), in
  * elements relative to its base: [*lo, *hi). */
 void simt_blas_extent(int64_t rows, int64_t cols, int64_t ld, int64_t stride,

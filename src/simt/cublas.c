@@ -63,6 +63,19 @@ bool simt_blas_range(const char *fn, const char *arg, const char *dims,
 	return false;
 }
 
+bool simt_blas_host_scalar(const char *fn, const char *arg, const void *p)
+{
+	const struct simt_alloc *al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
+
+	if (!al || al->kind != MEM_DEVICE)
+		return true;
+	fprintf(stderr, "simt: %s: %s (%p) is device memory, but the pointer "
+		"mode is host: the library would read it on the host (set "
+		"the device pointer mode, or pass a host variable)\n", fn, arg,
+		p);
+	return false;
+}
+
 cublasStatus_t simt_blas_stream_check(const char *fn, cudaStream_t s)
 {
 	struct simt_stream_capture **slot;
@@ -325,9 +338,10 @@ const char *cublasLtGetStatusString(int status)
 static bool scalar(const char *fn, const char *arg, int mode, int t,
 		   const void *p, double *v)
 {
-	if (mode == CUBLAS_POINTER_MODE_DEVICE &&
-	    !simt_blas_range(fn, arg, "a scalar in device pointer mode", p, 0,
-			     (int64_t)simt_blas_type_size(t), false))
+	if (mode == CUBLAS_POINTER_MODE_DEVICE
+	    ? !simt_blas_range(fn, arg, "a scalar in device pointer mode", p, 0,
+			       (int64_t)simt_blas_type_size(t), false)
+	    : !simt_blas_host_scalar(fn, arg, p))
 		return false;
 	*v = simt_blas_load(t, p, 0);
 	return true;
@@ -831,6 +845,8 @@ static bool put_result(const char *fn, cublasHandle_t h, float *res, float v)
 		simt_mem_written(res, 4);
 		return true;
 	}
+	if (!simt_blas_host_scalar(fn, "result", res))
+		return false;
 	*res = v;
 	return true;
 }

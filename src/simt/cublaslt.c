@@ -610,6 +610,10 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 			      beta, 0, (int64_t)simt_blas_type_size(scale),
 			      false)))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
+	if (d->pointer_mode == CUBLAS_POINTER_MODE_HOST &&
+	    (!simt_blas_host_scalar(fn, "alpha", alpha) ||
+	     !simt_blas_host_scalar(fn, "beta", beta)))
+		return CUBLAS_STATUS_EXECUTION_FAILED;
 	g.alpha = simt_blas_load(scale, alpha, 0);
 	g.beta = simt_blas_load(scale, beta, 0);
 	g.a.p = A;
