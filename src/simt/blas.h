@@ -325,6 +325,10 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 			      float *x, int incx);
 cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 			      int incx, float *y, int incy);
+cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
+			      const float *alpha, const float *A, int lda,
+			      const float *x, int incx, const float *beta,
+			      float *y, int incy);
 /* cublaslt.c */
 cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle);
 cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle);

@@ -1,6 +1,7 @@
 /* cuBLAS on simt: the handle calls, the GEMM family (S/D/H gemm, GemmEx,
- * strided and pointer-array batches), Sgeam and a few level-1 routines,
- * computed natively by blas.c when they are called.
+ * strided and pointer-array batches), computed natively by blas.c when
+ * they are called, and Sgeam, Sgemv and a few level-1 routines as plain
+ * loops.
  *
  * simt runs every stream operation synchronously, so a call computes
  * before it returns.  Device memory is host memory in simt's allocation
@@ -983,6 +984,69 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 	return CUBLAS_STATUS_SUCCESS;
 }
 
+/* ---- level 2 ---- */
+
+/* y = alpha op(A) x + beta y, A m x n; y is not read when beta == 0.  Each
+ * element sums in double and is rounded once. */
+cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
+			      const float *alpha, const float *A, int lda,
+			      const float *x, int incx, const float *beta,
+			      float *y, int incy)
+{
+	const char *fn = "cublasSgemv";
+	int xn = trans == CUBLAS_OP_N ? n : m, yn = trans == CUBLAS_OP_N ? m : n;
+	cublasStatus_t st;
+	double al, be;
+	char dims[96];
+	int64_t lo, hi;
+	int i, j;
+
+	if (!handle_ok(h))
+		return CUBLAS_STATUS_NOT_INITIALIZED;
+	if (!op_ok(trans) || m < 0 || n < 0 || lda < max1(m) || incx == 0 ||
+	    incy == 0 || !alpha || !beta)
+		return invalid(fn, "trans=%d, m=%d, n=%d, lda=%d, incx=%d, "
+			       "incy=%d: the operation must be CUBLAS_OP_N, _T "
+			       "or _C, the sizes not negative, lda at least "
+			       "max(1, m), the increments not 0, the scalars "
+			       "not null", trans, m, n, lda, incx, incy);
+	if (m == 0 || n == 0)
+		return CUBLAS_STATUS_SUCCESS;
+	if ((st = simt_blas_stream_check(fn, h->stream)))
+		return st;
+	if (!scalar(fn, "alpha", h->pointer_mode, CUDA_R_32F, alpha, &al) ||
+	    !scalar(fn, "beta", h->pointer_mode, CUDA_R_32F, beta, &be))
+		return CUBLAS_STATUS_EXECUTION_FAILED;
+	if (al != 0) {
+		snprintf(dims, sizeof dims, "%d x %d, lda=%d", m, n, lda);
+		simt_blas_extent(m, n, lda, 0, 1, &lo, &hi);
+		if (!simt_blas_range(fn, "A", dims, A, lo * 4, hi * 4, false) ||
+		    !vec_ok(fn, "x", x, xn, incx, 4, false))
+			return CUBLAS_STATUS_EXECUTION_FAILED;
+	}
+	if (!vec_ok(fn, "y", y, yn, incy, 4, true))
+		return CUBLAS_STATUS_EXECUTION_FAILED;
+	simt_lock();
+	for (i = 0; i < yn; i++) {
+		double s = 0, v;
+
+		if (al != 0)
+			for (j = 0; j < xn; j++)
+				s += (double)(trans == CUBLAS_OP_N
+					      ? A[i + (int64_t)j * lda]
+					      : A[j + (int64_t)i * lda]) *
+				     x[vidx(j, xn, incx)];
+		v = al * s;
+		if (be != 0)
+			v += be * y[vidx(i, yn, incy)];
+		y[vidx(i, yn, incy)] = (float)v;
+		simt_mem_written(&y[vidx(i, yn, incy)], 4);
+	}
+	simt_blas_count(fn, 2.0 * m * n, false, 0);
+	simt_unlock();
+	return CUBLAS_STATUS_SUCCESS;
+}
+
 /* ---- entry points simt does not implement ----
  *
  * Defined so that programs referring to them link; a call says so and
@@ -996,7 +1060,6 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 		return CUBLAS_STATUS_NOT_SUPPORTED; \
 	}
 
-NOT_IMPLEMENTED(cublasSgemv_v2)
 NOT_IMPLEMENTED(cublasDgemv_v2)
 NOT_IMPLEMENTED(cublasSger_v2)
 NOT_IMPLEMENTED(cublasDaxpy_v2)

@@ -1,7 +1,7 @@
 // cuBLAS handle calls (stream, workspace, math, pointer and atomics
 // modes, version, property, status names), the documented status codes
-// for bad arguments, Sgeam, and the level-1 routines Saxpy, Sdot, Snrm2,
-// Sscal and Scopy, against host computations.
+// for bad arguments, Sgeam, Sgemv, and the level-1 routines Saxpy, Sdot,
+// Snrm2, Sscal and Scopy, against host computations.
 #include <cstring>
 
 #include <cublas_v2.h>
@@ -187,6 +187,52 @@ static int level1(cublasHandle_t h)
     return 0;
 }
 
+// y = alpha op(A) x + beta y with lda > m, a stride on x, a reversed y,
+// and beta == 0 over NaN in y (y must not be read).
+static int gemv(cublasHandle_t h)
+{
+    const int m = 23, n = 17, lda = m + 4;
+    std::vector<double> a = values(lda * n, 71);
+    for (int t = 0; t < 2; t++) {
+        bool tr = t == 1;
+        int xn = tr ? m : n, yn = tr ? n : m, incx = 2, incy = -1;
+        std::vector<double> x = values(xn * incx, 72), y = values(yn, 73);
+        double alpha = 1.5, beta = tr ? 0.0 : -0.25;
+        if (beta == 0)
+            for (double &v : y)
+                v = NAN;
+        std::vector<float> fa(a.begin(), a.end()), fx(x.begin(), x.end()), fy(y.begin(), y.end());
+        float *da, *dx, *dy;
+        CHECK(cudaMalloc(&da, fa.size() * 4));
+        CHECK(cudaMalloc(&dx, fx.size() * 4));
+        CHECK(cudaMalloc(&dy, fy.size() * 4));
+        CHECK(cudaMemcpy(da, fa.data(), fa.size() * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dx, fx.data(), fx.size() * 4, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dy, fy.data(), fy.size() * 4, cudaMemcpyHostToDevice));
+        float al = (float)alpha, be = (float)beta;
+        CHECK_BLAS(cublasSgemv(h, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &al, da, lda, dx, incx,
+                               &be, dy, incy));
+        std::vector<float> got(yn);
+        CHECK(cudaMemcpy(got.data(), dy, yn * 4, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < yn; i++) {
+            double s = 0, mag = 0;
+            for (int j = 0; j < xn; j++) {
+                double t2 = (tr ? a[j + i * lda] : a[i + j * lda]) * x[j * incx];
+                s += t2;
+                mag += std::fabs(t2);
+            }
+            int yi = yn - 1 - i; // incy < 0: element i is at the far end
+            double want = alpha * s + (beta != 0 ? beta * y[yi] : 0);
+            expect_near(tr ? "Sgemv T" : "Sgemv N", i, want, got[yi],
+                        4 * xn * std::ldexp(1.0, -24) * (std::fabs(alpha) * mag + 1));
+        }
+        cudaFree(da);
+        cudaFree(dx);
+        cudaFree(dy);
+    }
+    return 0;
+}
+
 int main()
 {
     int bad = handle_calls();
@@ -195,6 +241,7 @@ int main()
     bad |= bad_arguments(h);
     bad |= geam(h);
     bad |= level1(h);
+    bad |= gemv(h);
     CHECK_BLAS(cublasDestroy(h));
     if (bad || failures)
         return 1;
