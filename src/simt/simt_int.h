@@ -437,7 +437,6 @@ struct simt_device {
 	struct cudaDeviceProp prop;
 	int memory_clock_khz;
 	int clock_khz;
-	double fp32_tflops;
 	const char *key;
 };
 const struct simt_device *simt_device(void);
