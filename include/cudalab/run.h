@@ -124,7 +124,8 @@ struct run_nvcc {
 
 /* Libraries a program needs linked on a GPU, known from the headers it
  * includes: cublas_v2.h, cublas.h or cublasLt.h (-lcublas -lcublasLt) and
- * nccl.h (-lnccl).  On simt both live in libcudalab-simt.a. */
+ * nccl.h (-lnccl).  On simt nothing is added: simt provides these APIs in
+ * libcudalab-simt.a itself. */
 enum { RUN_LIB_CUBLAS = 1, RUN_LIB_NCCL = 2 };
 /* The RUN_LIB_* bits of the #include lines of one source text. */
 unsigned run_source_libs(const char *text);
