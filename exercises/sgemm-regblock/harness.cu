@@ -82,9 +82,10 @@ static std::vector<float> device_reference(lab::Lab& lab, const float* dA,
     return C;
 }
 
-// cuBLAS as a reference line.  It is loaded at run time with dlopen and
-// never linked, so that builds for simt, which has no cuBLAS, need nothing
-// more; a GPU machine without the library just gets no line.  dlopen is part
+// cuBLAS as a reference line, on a GPU only (simt's own cuBLAS runs on the
+// host, so its time says nothing about a GPU's).  It is loaded at run time
+// with dlopen and never linked, so that builds need nothing more; a GPU
+// machine without the library just gets no line.  dlopen is part
 // of the C library from glibc 2.34 on; with an older one a simt build would
 // need -ldl, so there the line is compiled out.
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))

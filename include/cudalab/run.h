@@ -127,7 +127,21 @@ struct run_nvcc {
 	const char *output;
 	int optimize;                   /* add -O2 (host code) */
 	int compile_only;               /* -c: an object, nothing linked */
+	unsigned libs;                  /* RUN_LIB_*: linked on the GPU backend */
 };
+
+/* Libraries a program needs linked on a GPU, known from the headers it
+ * includes: cublas_v2.h, cublas.h or cublasLt.h (-lcublas -lcublasLt) and
+ * nccl.h (-lnccl).  On simt nothing is added: simt provides these APIs in
+ * libcudalab-simt.a itself. */
+enum { RUN_LIB_CUBLAS = 1, RUN_LIB_NCCL = 2 };
+/* The RUN_LIB_* bits of the #include lines of one source text. */
+unsigned run_source_libs(const char *text);
+/* The same for a source file and the files it includes with "..." (found
+ * beside the including file or in the -I directories, to a depth of 8);
+ * a file that cannot be read adds nothing. */
+unsigned run_source_file_libs(const char *path, const char *const *includes,
+			      size_t n_includes);
 /* The argv for n: NULL-terminated; free with run_argv_free. */
 char **run_nvcc_argv(const struct run_nvcc *n);
 void run_argv_free(char **argv);

@@ -98,7 +98,154 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 		push(&a, xstrdup(n->sources[i]));
 	if (n->backend == BACKEND_SIMT && !n->compile_only)
 		push_simt(&a, n->simt_lib ? n->simt_lib : "libcudalab-simt.a", n->simt_sanitize);
+	if (n->backend != BACKEND_SIMT && !n->compile_only) {
+		if (n->libs & RUN_LIB_CUBLAS) {
+			push(&a, xstrdup("-lcublas"));
+			push(&a, xstrdup("-lcublasLt"));
+		}
+		if (n->libs & RUN_LIB_NCCL)
+			push(&a, xstrdup("-lnccl"));
+	}
 	return a.v;
+}
+
+/* The header named by an #include line at p (after any blanks), into
+ * name; *quoted tells "..." from <...>.  0 when p is no #include. */
+static int include_name(const char *p, char *name, size_t cap, int *quoted)
+{
+	const char *end;
+	char close;
+	size_t len;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p++ != '#')
+		return 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "include", 7) != 0)
+		return 0;
+	p += 7;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '<' && *p != '"')
+		return 0;
+	close = *p == '<' ? '>' : '"';
+	*quoted = *p == '"';
+	p++;
+	end = p;
+	while (*end && *end != close && *end != '\n')
+		end++;
+	if (*end != close || (len = (size_t)(end - p)) == 0 || len >= cap)
+		return 0;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	return 1;
+}
+
+static unsigned header_lib(const char *name)
+{
+	if (strcmp(name, "cublas_v2.h") == 0 || strcmp(name, "cublas.h") == 0 ||
+	    strcmp(name, "cublasLt.h") == 0)
+		return RUN_LIB_CUBLAS;
+	if (strcmp(name, "nccl.h") == 0)
+		return RUN_LIB_NCCL;
+	return 0;
+}
+
+/* Calls fn for each #include of text; returns the OR of what it returns. */
+static unsigned scan_includes(const char *text,
+			      unsigned (*fn)(const char *name, int quoted, void *ctx),
+			      void *ctx)
+{
+	unsigned libs = 0;
+	const char *line = text;
+	char name[256];
+	int quoted;
+
+	while (line && *line) {
+		if (include_name(line, name, sizeof name, &quoted))
+			libs |= fn(name, quoted, ctx);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return libs;
+}
+
+static unsigned direct(const char *name, int quoted, void *ctx)
+{
+	(void)quoted;
+	(void)ctx;
+	return header_lib(name);
+}
+
+unsigned run_source_libs(const char *text)
+{
+	return text ? scan_includes(text, direct, NULL) : 0;
+}
+
+struct file_scan {
+	const char *dir;
+	const char *const *includes;
+	size_t n_includes;
+	int depth;
+};
+
+static unsigned file_libs(const char *path, const char *const *includes, size_t n_includes,
+			  int depth);
+
+static unsigned follow(const char *name, int quoted, void *ctx)
+{
+	const struct file_scan *fs = ctx;
+	unsigned libs = header_lib(name);
+
+	if (!quoted || fs->depth >= 8)
+		return libs;
+	for (size_t i = 0; i <= fs->n_includes; i++) {
+		const char *dir = i == 0 ? fs->dir : fs->includes[i - 1];
+		char *p = path_join(dir, name);
+		size_t len;
+		char *text = read_file(p, &len);
+
+		free(text);
+		if (text) {
+			libs |= file_libs(p, fs->includes, fs->n_includes, fs->depth + 1);
+			free(p);
+			break;
+		}
+		free(p);
+	}
+	return libs;
+}
+
+static unsigned file_libs(const char *path, const char *const *includes, size_t n_includes,
+			  int depth)
+{
+	struct file_scan fs = { NULL, includes, n_includes, depth };
+	size_t len;
+	char *text = read_file(path, &len), *dir, *slash;
+	unsigned libs;
+
+	if (!text)
+		return 0;
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	fs.dir = dir;
+	libs = scan_includes(text, follow, &fs);
+	free(dir);
+	free(text);
+	return libs;
+}
+
+unsigned run_source_file_libs(const char *path, const char *const *includes,
+			      size_t n_includes)
+{
+	return file_libs(path, includes, n_includes, 0);
 }
 
 void run_argv_free(char **argv)

@@ -50,6 +50,8 @@ int run_program_build(const struct run_program *p, const struct run_probe *probe
 	n.sources = p->sources;
 	n.n_sources = p->n_sources;
 	n.output = *exe = path_join(dir, "prog");
+	for (size_t i = 0; i < p->n_sources; i++)
+		n.libs |= run_source_file_libs(p->sources[i], p->includes, p->n_includes);
 	argv = run_nvcc_argv(&n);
 	memset(&c, 0, sizeof c);
 	c.argv = argv;

@@ -54,7 +54,7 @@ static uint64_t launch_count;
 static uint8_t *heap;
 static uint64_t heap_size;
 
-static int worker_count(void)
+int simt_worker_count(void)
 {
 	long n = simt_env_long("CUDALAB_SIMT_THREADS", 0);
 
@@ -526,7 +526,7 @@ static void *worker_main(void *arg)
 
 static void pool_start(void)
 {
-	int n = worker_count(), i;
+	int n = simt_worker_count(), i;
 
 	pool.ctx = simt_xcalloc((size_t)n, sizeof *pool.ctx);
 	pool.nworkers = 0;

@@ -545,6 +545,9 @@ struct simt_launch_req {
 	bool cooperative;
 };
 
+/* Host threads that run blocks, and library calls such as cuBLAS's GEMM
+ * (CUDALAB_SIMT_THREADS, default the processors online). */
+int simt_worker_count(void);
 /* Runs a kernel to completion.  Returns cudaSuccess, a launch error (not
  * sticky), or a kernel fault (already reported and made sticky). */
 cudaError_t simt_launch(const struct simt_launch_req *req);

@@ -4,7 +4,9 @@
 # transpose, each beside the time the same work takes as single-threaded C
 # (gcc -O2 -march=native), with simt's hazard checks off and on.  Medians
 # of RUNS runs (default 5).  Then, on its own line, a register-tiled SGEMM
-# (float4 shared tiles, 8x8 outputs per thread) the same way.
+# (float4 shared tiles, 8x8 outputs per thread) the same way.  Last, simt's
+# cuBLAS: a 1024^3 cublasSgemm (native C on every core, not interpreted)
+# in GFLOP/s beside the plain single-threaded triple loop.
 # Targets: at least 250 M thread-instructions/s on the mix, 500 M on the
 # SGEMM.
 set -eu
@@ -14,7 +16,7 @@ RUNS=${RUNS:-5}
 dir=$(cd "$(dirname "$0")" && pwd)/simt
 out=$BUILD/bench-simt
 mkdir -p "$out"
-for p in alu saxpy transpose sgemm; do
+for p in alu saxpy transpose sgemm cublas; do
 	"$NVCC" --no-compress -lineinfo -cudart none -arch=sm_80 "$dir/$p.cu" -o "$out/$p" \
 		-L"$BUILD" -lcudalab-simt -lpthread -lm
 	${CC:-cc} -O2 -march=native -std=c11 -D_GNU_SOURCE "$dir/$p.c" -o "$out/$p-native" -lm
@@ -58,4 +60,15 @@ print("target: >= 1000 M thread-instructions/s on the mix and at most 10x the na
 print()
 row("sgemm", *measure("sgemm"))
 print("target: >= 500 M thread-instructions/s on the register-tiled SGEMM")
+print()
+def gflops(cmd):
+    r = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return float(r.split("seconds=")[1].split()[0]), float(r.split("gflops=")[1].split()[0])
+cb = [gflops([os.path.join(out, "cublas")]) for _ in range(runs)]
+nv = [gflops([os.path.join(out, "cublas-native")]) for _ in range(runs)]
+s, g = median(cb)
+ns, ng = median(nv)
+print("cublasSgemm 1024^3 on simt: %.3f s, %.1f GFLOP/s; plain triple loop in C "
+      "(one thread, -O2 -march=native): %.3f s, %.1f GFLOP/s" % (s, g, ns, ng))
+print("target: well under 1 s")
 PY

@@ -6,9 +6,12 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cudalab/run.h"
 #include "cudalab/util.h"
@@ -417,4 +420,81 @@ Test(run, case_errors_in_words)
 	s = run_case_errors(&old);
 	cr_expect_str_eq(s, "max abs err 0.5");
 	free(s);
+}
+
+/* Libraries from #include lines: cuBLAS and cuBLASLt headers ask for
+ * -lcublas -lcublasLt, nccl.h for -lnccl, on the GPU backend only. */
+Test(run, source_libs_from_includes)
+{
+	cr_expect_eq(run_source_libs("#include <cublas_v2.h>\nint x;\n"), RUN_LIB_CUBLAS);
+	cr_expect_eq(run_source_libs("int x;\n  #  include \"cublasLt.h\"\n"), RUN_LIB_CUBLAS);
+	cr_expect_eq(run_source_libs("#include <cublas.h>\n#include <nccl.h>\n"),
+		     RUN_LIB_CUBLAS | RUN_LIB_NCCL);
+	cr_expect_eq(run_source_libs("#include <cublas_api.h>\n#include <stdio.h>\n"), 0u);
+	cr_expect_eq(run_source_libs("// #include <nccl.h>\n#include <ncclx.h>\n"), 0u);
+	cr_expect_eq(run_source_libs("#include <cublas_v2.h"), 0u, "unterminated name");
+	cr_expect_eq(run_source_libs(""), 0u);
+	cr_expect_eq(run_source_libs(NULL), 0u);
+}
+
+Test(run, source_file_libs_follow_quoted_includes)
+{
+	char dir[] = "/tmp/cudalab-libs-XXXXXX";
+	cr_assert(mkdtemp(dir));
+	char *prog = path_join(dir, "prog.cu"), *common = path_join(dir, "common.h");
+	char *sub = path_join(dir, "inc"), *deep = path_join(sub, "deep.h");
+	cr_assert(mkdir(sub, 0700) == 0);
+	FILE *f = fopen(prog, "w");
+	fputs("#include \"common.h\"\n#include \"deep.h\"\n", f);
+	fclose(f);
+	f = fopen(common, "w");
+	fputs("#include <cublas_v2.h>\n", f);
+	fclose(f);
+	f = fopen(deep, "w");
+	fputs("#include <nccl.h>\n", f);
+	fclose(f);
+	const char *inc[] = { sub };
+
+	/* deep.h is found only through the -I directory */
+	cr_expect_eq(run_source_file_libs(prog, NULL, 0), RUN_LIB_CUBLAS);
+	cr_expect_eq(run_source_file_libs(prog, inc, 1), RUN_LIB_CUBLAS | RUN_LIB_NCCL);
+	cr_expect_eq(run_source_file_libs(common, NULL, 0), RUN_LIB_CUBLAS);
+	cr_expect_eq(run_source_file_libs("/nonexistent/x.cu", NULL, 0), 0u);
+	/* a file that includes itself ends at the depth limit */
+	f = fopen(common, "w");
+	fputs("#include \"common.h\"\n#include <cublasLt.h>\n", f);
+	fclose(f);
+	cr_expect_eq(run_source_file_libs(common, NULL, 0), RUN_LIB_CUBLAS);
+	remove(prog);
+	remove(common);
+	remove(deep);
+	rmdir(sub);
+	rmdir(dir);
+	free(prog);
+	free(common);
+	free(sub);
+	free(deep);
+}
+
+Test(run, nvcc_argv_gpu_links_the_libraries_the_sources_need)
+{
+	const char *src[] = { "mm.cu" };
+	struct run_nvcc n = { .nvcc = "nvcc", .backend = BACKEND_GPU, .gpu_arch = "sm_80",
+			      .sources = src, .n_sources = 1, .output = "p",
+			      .libs = RUN_LIB_CUBLAS | RUN_LIB_NCCL };
+	const char *want[] = { "nvcc", "-lineinfo", "-arch=sm_80", "-o", "p", "mm.cu",
+			       "-lcublas", "-lcublasLt", "-lnccl", NULL };
+	char **argv = run_nvcc_argv(&n);
+
+	expect_argv(argv, want);
+	run_argv_free(argv);
+	/* simt has both in its own library */
+	n.backend = BACKEND_SIMT;
+	n.simt_lib = "/l/libcudalab-simt.a";
+	const char *want_simt[] = { "nvcc", "--no-compress", "-lineinfo", "-cudart", "none",
+				    "-arch=compute_80", "-code=compute_80", "-o", "p", "mm.cu",
+				    "-L/l", "-lcudalab-simt", "-lpthread", "-lm", NULL };
+	argv = run_nvcc_argv(&n);
+	expect_argv(argv, want_simt);
+	run_argv_free(argv);
 }
