@@ -554,7 +554,14 @@ static void post_locked(struct nccl_post *p)
 	struct nccl_post **pp;
 	struct slot *s;
 
+	/* numbered when posted, so that a simulated group uses none */
 	p->posted = true;
+	if (p->kind == NK_SEND)
+		p->seq = p->comm->send_seq[p->root]++;
+	else if (p->kind == NK_RECV)
+		p->seq = p->comm->recv_seq[p->root]++;
+	else if (p->kind != NK_INIT)
+		p->seq = p->comm->coll_seq++;
 	switch (p->kind) {
 	case NK_INIT:
 		return;
@@ -809,12 +816,6 @@ static int collective(const struct coll_args *a)
 	p->op = a->op;
 	p->red = red;
 	p->root = a->root;
-	if (a->kind == NK_SEND)
-		p->seq = c->send_seq[a->root]++;
-	else if (a->kind == NK_RECV)
-		p->seq = c->recv_seq[a->root]++;
-	else
-		p->seq = c->coll_seq++;
 	return submit(p);
 }
 
@@ -988,11 +989,26 @@ static int group_end(struct simt_nccl_sim_info *sim)
 		struct nccl_post *p, *next;
 		double t = 0;
 
-		/* nothing runs; the model's NVLink time, in microseconds */
+		/* Nothing runs.  The estimate is the model's NVLink time in
+		 * microseconds: the operations of a communicator one after
+		 * another, the communicators side by side. */
+		for (p = list; p; p = p->next) {
+			struct nccl_post *q;
+			double tc = 0;
+
+			for (q = list; q != p && q->comm != p->comm; q = q->next)
+				;
+			if (q != p)
+				continue;   /* that communicator is counted */
+			for (q = p; q; q = q->next)
+				if (q->comm == p->comm && q->kind != NK_INIT &&
+				    q->kind != NK_SPLIT)
+					tc += nccl_model_seconds(q, q->comm->cl->nranks);
+			if (tc > t)
+				t = tc;
+		}
 		for (p = list; p; p = next) {
 			next = p->next;
-			if (p->kind != NK_INIT && p->kind != NK_SPLIT)
-				t += nccl_model_seconds(p, p->comm->cl->nranks);
 			free(p);
 		}
 		sim->estimatedTime = (float)(t * 1e6);
@@ -1097,6 +1113,7 @@ static int init_rank(const char *fn, struct ncclComm **comm, int nranks,
 		report("%s: rank %d is not in 0..nranks-1 (nranks %d)", fn, rank, nranks);
 		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
+	pthread_once(&cv_once, cv_init);
 	pthread_mutex_lock(&mu);
 	for (cl = forming; cl; cl = cl->next)
 		if (cl->has_id && !memcmp(cl->id, id->internal, sizeof cl->id) &&
@@ -1125,8 +1142,10 @@ static int init_rank(const char *fn, struct ncclComm **comm, int nranks,
 		forming = cl;
 	}
 	c = comm_new(cl, rank, simt_current_device());
-	if (++cl->joined == nranks)
+	if (++cl->joined == nranks) {
 		unlink_forming(cl);
+		pthread_cond_broadcast(&cv);
+	}
 	pthread_mutex_unlock(&mu);
 	*comm = c;
 	return submit(post_new(NK_INIT, c, site));
@@ -1224,7 +1243,6 @@ int ncclCommSplit(struct ncclComm *comm, int color, int key,
 	p->color = color;
 	p->key = key;
 	p->newcomm = newcomm;
-	p->seq = comm->coll_seq++;
 	return submit(p);
 }
 PNCCL(ncclCommSplit);
