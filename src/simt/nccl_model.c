@@ -226,7 +226,7 @@ void nccl_model_json(FILE *f)
 		for (l = 0; l < NLINKS; l++) {
 			double t = k->seconds[l];
 
-			fprintf(f, ",\"%s\":{\"seconds\":%.9f,\"algbw_GBps\":%.3f,"
+			fprintf(f, ",\"%s\":{\"seconds\":%.9g,\"algbw_GBps\":%.3f,"
 				"\"busbw_GBps\":%.3f}", links[l].key, t,
 				t > 0 ? (double)k->bytes / t / 1e9 : 0.0,
 				t > 0 ? k->bus_bytes / t / 1e9 : 0.0);
