@@ -18,6 +18,7 @@
 #include "nccl_int.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,30 +143,111 @@ static void report(const char *fmt, ...)
 	simt_warn("%s", last_error);
 }
 
-/* The program's call at return address a: "function+0x12" when the
- * symbol is exported, else "program+0x1234" (an address for addr2line). */
+/* The program's own functions, from its ELF symbol table (read once):
+ * executables export no symbols, so dladdr alone names no function. */
+struct func_sym {
+	uint64_t addr, size;
+	char *name;
+};
+static struct func_sym *syms;
+static size_t nsyms;
+static pthread_once_t syms_once = PTHREAD_ONCE_INIT;
+
+static void load_syms(void)
+{
+	FILE *f = fopen("/proc/self/exe", "rb");
+	Elf64_Ehdr eh;
+	Elf64_Shdr *sh = NULL;
+	char *str = NULL;
+	int i;
+
+	if (!f)
+		return;
+	if (fread(&eh, sizeof eh, 1, f) != 1 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof *sh ||
+	    eh.e_shnum == 0 || eh.e_shnum > 4096)
+		goto out;
+	sh = simt_xcalloc(eh.e_shnum, sizeof *sh);
+	if (fseek(f, (long)eh.e_shoff, SEEK_SET) ||
+	    fread(sh, sizeof *sh, eh.e_shnum, f) != eh.e_shnum)
+		goto out;
+	for (i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr *st = &sh[i], *ss;
+		size_t n, k;
+
+		if (st->sh_type != SHT_SYMTAB || st->sh_link >= eh.e_shnum ||
+		    st->sh_entsize != sizeof(Elf64_Sym))
+			continue;
+		ss = &sh[st->sh_link];
+		str = simt_xmalloc(ss->sh_size + 1);
+		if (fseek(f, (long)ss->sh_offset, SEEK_SET) ||
+		    fread(str, 1, ss->sh_size, f) != ss->sh_size)
+			goto out;
+		str[ss->sh_size] = 0;
+		n = st->sh_size / sizeof(Elf64_Sym);
+		if (fseek(f, (long)st->sh_offset, SEEK_SET))
+			goto out;
+		for (k = 0; k < n; k++) {
+			Elf64_Sym sym;
+
+			if (fread(&sym, sizeof sym, 1, f) != 1)
+				break;
+			if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+			    sym.st_name >= ss->sh_size)
+				continue;
+			syms = simt_xrealloc(syms, (nsyms + 1) * sizeof *syms);
+			syms[nsyms].addr = sym.st_value;
+			syms[nsyms].size = sym.st_size;
+			syms[nsyms].name = simt_xstrdup(str + sym.st_name);
+			nsyms++;
+		}
+		break;
+	}
+out:
+	free(str);
+	free(sh);
+	fclose(f);
+}
+
+/* The program's call at return address a: "function+0x12
+ * (program+0x1234)", the second part for addr2line. */
 static void site_name(void *a, char *buf, size_t n)
 {
 	Dl_info info;
 	char dem[256];
+	const char *base, *fn = NULL;
+	uint64_t off, foff = 0;
+	size_t i;
 
 	if (!a || !dladdr(a, &info)) {
 		snprintf(buf, n, "%p", a);
 		return;
 	}
+	base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
+	base = base ? base + 1 : info.dli_fname ? info.dli_fname : "?";
+	off = (uint64_t)((char *)a - (char *)info.dli_fbase);
 	if (info.dli_sname && info.dli_saddr) {
-		snprintf(buf, n, "%s+0x%lx",
-			 simt_demangle(info.dli_sname, dem, sizeof dem),
-			 (unsigned long)((char *)a - (char *)info.dli_saddr));
-		return;
-	}
-	{
-		const char *base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
+		fn = info.dli_sname;
+		foff = (uint64_t)((char *)a - (char *)info.dli_saddr);
+	} else {
+		const Elf64_Ehdr *eh = info.dli_fbase;
+		/* symbol values are offsets in a position-independent program */
+		uint64_t v = eh->e_type == ET_DYN ? off : (uint64_t)(uintptr_t)a;
 
-		snprintf(buf, n, "%s+0x%lx",
-			 base ? base + 1 : info.dli_fname ? info.dli_fname : "?",
-			 (unsigned long)((char *)a - (char *)info.dli_fbase));
+		pthread_once(&syms_once, load_syms);
+		for (i = 0; i < nsyms; i++)
+			if (v >= syms[i].addr && v < syms[i].addr + syms[i].size) {
+				fn = syms[i].name;
+				foff = v - syms[i].addr;
+				break;
+			}
 	}
+	if (fn)
+		snprintf(buf, n, "%s+0x%llx (%s+0x%llx)",
+			 simt_demangle(fn, dem, sizeof dem), (unsigned long long)foff,
+			 base, (unsigned long long)off);
+	else
+		snprintf(buf, n, "%s+0x%llx", base, (unsigned long long)off);
 }
 
 /* One rank's call, as a line of a report. */
