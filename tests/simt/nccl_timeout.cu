@@ -7,6 +7,8 @@
 // CUDALAB_SIMT_NCCL_TIMEOUT=1 each wait ends after a second with a report
 // naming the waiting and the missing ranks, and the calls return
 // ncclRemoteError instead of hanging.  Exits 1 when all three do.
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <thread>
 
@@ -14,6 +16,7 @@
 
 static ncclUniqueId partial, full;
 static ncclResult_t init_rc[2], coll_rc[2], send_rc;
+static std::atomic<int> partial_done;
 
 static void rank_main(int r)
 {
@@ -22,8 +25,14 @@ static void rank_main(int r)
     cudaSetDevice(r);
     cudaMalloc(&b, 64 * sizeof(float));
     cudaMemset(b, 0, 64 * sizeof(float));
-    if (r < 2)
+    if (r < 2) {
         init_rc[r] = ncclCommInitRank(&c, 3, partial, r);
+        partial_done++;
+    }
+    // rank 2 joins the full communicator once the others have given up
+    // on the partial one, so that its own wait starts with theirs
+    while (partial_done < 2)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (ncclCommInitRank(&f, 3, full, r) != ncclSuccess)
         return;
     if (r < 2)
