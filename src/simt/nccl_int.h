@@ -62,9 +62,6 @@ struct nccl_post {
  * rank's post in ops[0..n-1] by rank. */
 void nccl_execute(struct nccl_post **ops, int n);
 void nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv);
-/* Element conversions used by the reductions, exposed for the
- * scalar of ncclRedOpCreatePreMulSum. */
-double nccl_load(const void *p, int type);
 /* x rounded to an fp8 type (nearest even, saturating). */
 uint8_t nccl_fp8_from_double(double x, int type);
 

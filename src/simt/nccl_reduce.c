@@ -132,21 +132,6 @@ static void narrow_store(unsigned char *p, size_t i, int type, float v)
 	}
 }
 
-double nccl_load(const void *p, int type)
-{
-	switch (type) {
-	case SIMT_NCCL_INT8: return *(const int8_t *)p;
-	case SIMT_NCCL_UINT8: return *(const uint8_t *)p;
-	case SIMT_NCCL_INT32: return *(const int32_t *)p;
-	case SIMT_NCCL_UINT32: return *(const uint32_t *)p;
-	case SIMT_NCCL_INT64: return (double)*(const int64_t *)p;
-	case SIMT_NCCL_UINT64: return (double)*(const uint64_t *)p;
-	case SIMT_NCCL_FLOAT32: return *(const float *)p;
-	case SIMT_NCCL_FLOAT64: return *(const double *)p;
-	}
-	return narrow_load(p, 0, type);
-}
-
 /* ---- element-wise steps ---- */
 
 /* acc[i] = acc[i] op x[i]; integers wrap as the GPU's do. */
@@ -216,6 +201,7 @@ static void combine(void *acc, const void *x, size_t n, int type, int op)
  * pre-multiplied sum). */
 static void premul(void *x, size_t n, int type, const unsigned char *scalar)
 {
+	uint64_t s8 = 0;
 	size_t i;
 
 	if (narrow_float(type)) {
@@ -225,9 +211,11 @@ static void premul(void *x, size_t n, int type, const unsigned char *scalar)
 			narrow_store(x, i, type, narrow_load(x, i, type) * s);
 		return;
 	}
-	/* A scalar array of one element, combined as a product with each. */
+	/* The scalar as an aligned array of one element, combined as a
+	 * product with each (a device scalar may sit at any address). */
+	memcpy(&s8, scalar, nccl_type_size(type));
 	for (i = 0; i < n; i++)
-		combine((unsigned char *)x + i * nccl_type_size(type), scalar, 1,
+		combine((unsigned char *)x + i * nccl_type_size(type), &s8, 1,
 			type, SIMT_NCCL_PROD);
 }
 
@@ -302,6 +290,8 @@ void nccl_execute(struct nccl_post **ops, int n)
 	int root = p0->root, r, j;
 	unsigned char *t = NULL;
 
+	if (!S)
+		return;   /* nothing moves; the buffers may be NULL */
 	switch (p0->kind) {
 	case NK_ALL_REDUCE:
 	case NK_REDUCE:
