@@ -137,7 +137,7 @@ static void write_counters(void)
 	fputs("],\"total\":{", f);
 	write_fields(f, launches, max_launch, seconds, &total);
 	fputc('}', f);
-	nccl_model_json(f);
+	simt_nccl_model_json(f);
 	fputs("}\n", f);
 	fclose(f);
 }
@@ -177,7 +177,7 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 	if (!name || !value)
 		return -1;
 	if (strncmp(name, "comm_model.", 11) == 0)
-		return nccl_model_counter(name, value);
+		return simt_nccl_model_counter(name, value);
 	/* Kernels are launched by this thread and run to completion before
 	 * the launch returns, so no launch is in flight here: turning the
 	 * counting on takes effect from the next launch. */

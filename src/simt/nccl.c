@@ -108,10 +108,10 @@ static const char *const kind_key[NK_COUNT] = {
 	"alltoall", "gather", "scatter", "send", "recv", "split", "init",
 };
 
-const char *nccl_kind_api(int kind) { return kind_api[kind]; }
-const char *nccl_kind_key(int kind) { return kind_key[kind]; }
+const char *simt_nccl_kind_api(int kind) { return kind_api[kind]; }
+const char *simt_nccl_kind_key(int kind) { return kind_key[kind]; }
 
-const char *nccl_type_name(int type)
+const char *simt_nccl_type_name(int type)
 {
 	static const char *const names[SIMT_NCCL_NUM_TYPES] = {
 		"ncclInt8", "ncclUint8", "ncclInt32", "ncclUint32", "ncclInt64",
@@ -122,7 +122,7 @@ const char *nccl_type_name(int type)
 	return type >= 0 && type < SIMT_NCCL_NUM_TYPES ? names[type] : NULL;
 }
 
-const char *nccl_op_name(int op)
+const char *simt_nccl_op_name(int op)
 {
 	static const char *const names[SIMT_NCCL_NUM_OPS] = {
 		"ncclSum", "ncclProd", "ncclMax", "ncclMin", "ncclAvg",
@@ -254,7 +254,7 @@ static void site_name(void *a, char *buf, size_t n)
 static void describe_post(struct simt_buf *b, const struct nccl_post *p)
 {
 	char site[320];
-	const char *tn = nccl_type_name(p->type);
+	const char *tn = simt_nccl_type_name(p->type);
 
 	simt_buf_printf(b, "  rank %d: %s(", p->rank, kind_api[p->kind]);
 	switch (p->kind) {
@@ -269,7 +269,7 @@ static void describe_post(struct simt_buf *b, const struct nccl_post *p)
 		simt_buf_printf(b, "count=%zu, %s", p->count, tn ? tn : "?");
 		if (p->kind == NK_ALL_REDUCE || p->kind == NK_REDUCE ||
 		    p->kind == NK_REDUCE_SCATTER) {
-			const char *on = nccl_op_name(p->op);
+			const char *on = simt_nccl_op_name(p->op);
 
 			if (on)
 				simt_buf_printf(b, ", %s", on);
@@ -379,7 +379,7 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 		      struct nccl_redop *red)
 {
 	const struct user_op *u;
-	size_t es = nccl_type_size(type);
+	size_t es = simt_nccl_type_size(type);
 
 	memset(red, 0, sizeof *red);
 	if (op >= SIMT_NCCL_SUM && op < SIMT_NCCL_AVG) {
@@ -416,7 +416,7 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 				memcpy(red->scalar, &h, 2);
 				break;
 			default:
-				q = nccl_fp8_from_double(dd, type);
+				q = simt_nccl_fp8_from_double(dd, type);
 				red->scalar[0] = q;
 				break;
 			}
@@ -433,7 +433,7 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 	}
 	if (u->type != type) {
 		report("%s: op %d of rank %d was created for %s, used with %s", fn, op,
-		       c->rank, nccl_type_name(u->type), nccl_type_name(type));
+		       c->rank, simt_nccl_type_name(u->type), simt_nccl_type_name(type));
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	*red = u->red;
@@ -591,9 +591,9 @@ static void complete_slot(struct clique *cl, struct slot *s)
 		run_split(ops, n);
 	} else {
 		simt_lock();
-		nccl_execute(ops, n);
+		simt_nccl_execute(ops, n);
 		simt_unlock();
-		nccl_model_coll(ops, n);
+		simt_nccl_model_coll(ops, n);
 	}
 	for (r = 0; r < n; r++)
 		finish(ops[r], result);
@@ -605,8 +605,8 @@ static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
 {
 	int result = SIMT_NCCL_SUCCESS;
 
-	if (send->count * nccl_type_size(send->type) !=
-	    recv->count * nccl_type_size(recv->type)) {
+	if (send->count * simt_nccl_type_size(send->type) !=
+	    recv->count * simt_nccl_type_size(recv->type)) {
 		struct simt_buf b = {0};
 		char ord[32];
 
@@ -621,9 +621,9 @@ static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
 		result = SIMT_NCCL_INVALID_USAGE;
 	} else {
 		simt_lock();
-		nccl_execute_p2p(send, recv);
+		simt_nccl_execute_p2p(send, recv);
 		simt_unlock();
-		nccl_model_p2p(send, recv);
+		simt_nccl_model_p2p(send, recv);
 	}
 	finish(send, result);
 	finish(recv, result);
@@ -845,12 +845,12 @@ static int collective(const struct coll_args *a)
 	if (!comm_ok(c))
 		return fail_arg(bad_comm(fn));
 	n = c->cl->nranks;
-	if (!nccl_type_name(a->type)) {
+	if (!simt_nccl_type_name(a->type)) {
 		report("%s: datatype %d of rank %d is not an ncclDataType_t", fn,
 		       a->type, c->rank);
 		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
-	es = nccl_type_size(a->type);
+	es = simt_nccl_type_size(a->type);
 	memset(&red, 0, sizeof red);
 	if (a->kind == NK_ALL_REDUCE || a->kind == NK_REDUCE ||
 	    a->kind == NK_REDUCE_SCATTER) {
@@ -1085,7 +1085,7 @@ static int group_end(struct simt_nccl_sim_info *sim)
 			for (q = p; q; q = q->next)
 				if (q->comm == p->comm && q->kind != NK_INIT &&
 				    q->kind != NK_SPLIT)
-					tc += nccl_model_seconds(q, q->comm->cl->nranks);
+					tc += simt_nccl_model_seconds(q, q->comm->cl->nranks);
 			if (tc > t)
 				t = tc;
 		}
@@ -1478,11 +1478,11 @@ int ncclRedOpCreatePreMulSum(int *op, void *scalar, int datatype, int residence,
 		report("%s: op %p / scalar %p: neither may be NULL", fn, (void *)op, scalar);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
-	if (!nccl_type_name(datatype)) {
+	if (!simt_nccl_type_name(datatype)) {
 		report("%s: datatype %d is not an ncclDataType_t", fn, datatype);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
-	es = nccl_type_size(datatype);
+	es = simt_nccl_type_size(datatype);
 	u.live = true;
 	u.type = datatype;
 	u.red.base = SIMT_NCCL_SUM;

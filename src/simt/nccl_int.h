@@ -16,11 +16,11 @@ enum nccl_kind {
 	NK_SPLIT, NK_INIT, NK_COUNT
 };
 
-const char *nccl_kind_api(int kind);   /* "ncclAllReduce" */
-const char *nccl_kind_key(int kind);   /* "all_reduce" */
-const char *nccl_type_name(int type);  /* "ncclFloat32", or NULL */
-const char *nccl_op_name(int op);      /* "ncclSum", or NULL */
-size_t nccl_type_size(int type);
+const char *simt_nccl_kind_api(int kind);   /* "ncclAllReduce" */
+const char *simt_nccl_kind_key(int kind);   /* "all_reduce" */
+const char *simt_nccl_type_name(int type);  /* "ncclFloat32", or NULL */
+const char *simt_nccl_op_name(int op);      /* "ncclSum", or NULL */
+size_t simt_nccl_type_size(int type);
 
 /* A reduction resolved from a program's ncclRedOp_t: a built-in
  * operation, possibly preceded by a multiplication of every input by a
@@ -60,21 +60,21 @@ struct nccl_post {
 
 /* nccl_reduce.c: the data movement of one matched operation, every
  * rank's post in ops[0..n-1] by rank. */
-void nccl_execute(struct nccl_post **ops, int n);
-void nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv);
+void simt_nccl_execute(struct nccl_post **ops, int n);
+void simt_nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv);
 /* x rounded to an fp8 type (nearest even, saturating). */
-uint8_t nccl_fp8_from_double(double x, int type);
+uint8_t simt_nccl_fp8_from_double(double x, int type);
 
 /* nccl_model.c: accounting of an executed collective (every rank's post
  * by rank) and of a matched send/receive pair. */
-void nccl_model_coll(struct nccl_post **ops, int n);
-void nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv);
+void simt_nccl_model_coll(struct nccl_post **ops, int n);
+void simt_nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv);
 /* The modelled seconds of one rank's post on an NVLink 4 ring of n
  * ranks (for ncclGroupSimulateEnd). */
-double nccl_model_seconds(const struct nccl_post *p, int n);
+double simt_nccl_model_seconds(const struct nccl_post *p, int n);
 /* Writes ',"comm_model":{...}' to the counters JSON when any operation
  * ran. */
-void nccl_model_json(FILE *f);
-int nccl_model_counter(const char *name, unsigned long long *value);
+void simt_nccl_model_json(FILE *f);
+int simt_nccl_model_counter(const char *name, unsigned long long *value);
 
 #endif

@@ -59,7 +59,7 @@ static double bus_factor(int kind, int n)
 /* S of a post, as nccl-tests sizes the operation. */
 static uint64_t op_size(const struct nccl_post *p, int n)
 {
-	uint64_t b = (uint64_t)p->count * nccl_type_size(p->type);
+	uint64_t b = (uint64_t)p->count * simt_nccl_type_size(p->type);
 
 	switch (p->kind) {
 	case NK_ALL_GATHER: case NK_REDUCE_SCATTER: case NK_ALLTOALL:
@@ -111,7 +111,7 @@ static void ring_bytes(int kind, int n, int r, int root, uint64_t S,
 	}
 }
 
-double nccl_model_seconds(const struct nccl_post *p, int n)
+double simt_nccl_model_seconds(const struct nccl_post *p, int n)
 {
 	uint64_t S = op_size(p, n), s, r;
 
@@ -144,7 +144,7 @@ static void add(int kind, int n, uint64_t S, uint64_t most)
 		k->seconds[l] += (double)most / links[l].bytes_per_s;
 }
 
-void nccl_model_coll(struct nccl_post **ops, int n)
+void simt_nccl_model_coll(struct nccl_post **ops, int n)
 {
 	const struct nccl_post *p0 = ops[0];
 	struct kind_model *k = &model[p0->kind];
@@ -168,10 +168,10 @@ void nccl_model_coll(struct nccl_post **ops, int n)
 	pthread_mutex_unlock(&model_lock);
 }
 
-void nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv)
+void simt_nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv)
 {
 	struct kind_model *k = &model[NK_SEND];
-	uint64_t S = (uint64_t)send->count * nccl_type_size(send->type);
+	uint64_t S = (uint64_t)send->count * simt_nccl_type_size(send->type);
 	int n = send->rank > recv->rank ? send->rank + 1 : recv->rank + 1;
 
 	pthread_mutex_lock(&model_lock);
@@ -186,10 +186,10 @@ void nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv)
 
 static const char *model_key(int kind)
 {
-	return kind == NK_SEND ? "send_recv" : nccl_kind_key(kind);
+	return kind == NK_SEND ? "send_recv" : simt_nccl_kind_key(kind);
 }
 
-void nccl_model_json(FILE *f)
+void simt_nccl_model_json(FILE *f)
 {
 	int kind, r, any = 0;
 	size_t l;
@@ -239,7 +239,7 @@ void nccl_model_json(FILE *f)
 
 /* "comm_model.KIND.FIELD": calls, bytes, bytes_sent, bytes_received, or
  * LINK_ns (the modelled time in nanoseconds). */
-int nccl_model_counter(const char *name, unsigned long long *value)
+int simt_nccl_model_counter(const char *name, unsigned long long *value)
 {
 	const char *dot;
 	int kind;

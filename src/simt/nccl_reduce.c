@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t nccl_type_size(int type)
+size_t simt_nccl_type_size(int type)
 {
 	switch (type) {
 	case SIMT_NCCL_INT8: case SIMT_NCCL_UINT8:
@@ -77,7 +77,7 @@ static uint8_t float_to_fp8(float f, int mbits, int bias, uint8_t maxbits)
 	return (uint8_t)(sign | bits);
 }
 
-uint8_t nccl_fp8_from_double(double x, int type)
+uint8_t simt_nccl_fp8_from_double(double x, int type)
 {
 	if (type == SIMT_NCCL_FLOAT8E4M3)
 		return float_to_fp8((float)x, 3, 7, 0x7e);
@@ -213,9 +213,9 @@ static void premul(void *x, size_t n, int type, const unsigned char *scalar)
 	}
 	/* The scalar as an aligned array of one element, combined as a
 	 * product with each (a device scalar may sit at any address). */
-	memcpy(&s8, scalar, nccl_type_size(type));
+	memcpy(&s8, scalar, simt_nccl_type_size(type));
 	for (i = 0; i < n; i++)
-		combine((unsigned char *)x + i * nccl_type_size(type), &s8, 1,
+		combine((unsigned char *)x + i * simt_nccl_type_size(type), &s8, 1,
 			type, SIMT_NCCL_PROD);
 }
 
@@ -253,7 +253,7 @@ static void reduce_ranks(unsigned char *acc, struct nccl_post **ops, int n,
 {
 	const struct nccl_post *p0 = ops[0];
 	int type = p0->type;
-	size_t bytes = len * nccl_type_size(type);
+	size_t bytes = len * simt_nccl_type_size(type);
 	unsigned char *t = scratch(bytes);
 	int r;
 
@@ -283,10 +283,10 @@ static void put(void *dst, const void *data, size_t n, const void *src_mark)
 		simt_mem_written(dst, n);
 }
 
-void nccl_execute(struct nccl_post **ops, int n)
+void simt_nccl_execute(struct nccl_post **ops, int n)
 {
 	const struct nccl_post *p0 = ops[0];
-	size_t es = nccl_type_size(p0->type), c = p0->count, S = c * es;
+	size_t es = simt_nccl_type_size(p0->type), c = p0->count, S = c * es;
 	int root = p0->root, r, j;
 	unsigned char *t = NULL;
 
@@ -347,9 +347,9 @@ void nccl_execute(struct nccl_post **ops, int n)
 	free(t);
 }
 
-void nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv)
+void simt_nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv)
 {
-	size_t S = send->count * nccl_type_size(send->type);
+	size_t S = send->count * simt_nccl_type_size(send->type);
 
 	put(recv->recv, send->send, S, send->send);
 }
