@@ -33,6 +33,7 @@
 struct clique {
 	int nranks, joined, refs;
 	int serial;                  /* for messages: communicator N */
+	double born;                 /* when its first rank joined */
 	bool has_id, init_failed;
 	unsigned char id[SIMT_NCCL_UNIQUE_ID_BYTES];
 	int *devs;
@@ -477,7 +478,9 @@ static void finish(struct nccl_post *p, int result)
 {
 	p->done = true;
 	p->result = result;
-	if (result != SIMT_NCCL_SUCCESS && p->comm->async_err == SIMT_NCCL_SUCCESS)
+	if (result != SIMT_NCCL_SUCCESS &&
+	    (p->comm->async_err == SIMT_NCCL_SUCCESS ||
+	     p->comm->async_err == SIMT_NCCL_IN_PROGRESS))
 		p->comm->async_err = result;
 }
 
@@ -508,6 +511,7 @@ static struct clique *clique_new(int nranks)
 
 	cl->nranks = nranks;
 	cl->serial = next_serial++;
+	cl->born = simt_now();
 	cl->devs = simt_xcalloc((size_t)nranks, sizeof *cl->devs);
 	return cl;
 }
@@ -684,6 +688,28 @@ static bool post_done(const struct nccl_post *p)
 	return p->done;
 }
 
+/* A communicator that did not form in time: reported once, and every
+ * rank that joined it fails. */
+static void init_timed_out(struct clique *cl)
+{
+	struct simt_buf b = {0}, miss = {0};
+	int r;
+
+	if (cl->init_failed)
+		return;
+	for (r = 0; r < cl->nranks; r++)
+		simt_buf_printf(cl->devs[r] >= 0 ? &b : &miss, "%s%d",
+				(cl->devs[r] >= 0 ? b.len : miss.len) ? ", " : "", r);
+	report("NCCL timeout: communicator %d of %d ranks did not form in "
+	       "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT): ranks %s joined, ranks %s "
+	       "never called ncclCommInitRank; the waiting calls fail with "
+	       "ncclRemoteError", cl->serial, cl->nranks, timeout_seconds(),
+	       b.s ? b.s : "none", miss.s ? miss.s : "none");
+	simt_buf_free(&b);
+	simt_buf_free(&miss);
+	cl->init_failed = true;
+}
+
 /* A wait that ran out: report it and fail what waits on the same thing. */
 static void timed_out(struct nccl_post *p)
 {
@@ -697,16 +723,7 @@ static void timed_out(struct nccl_post *p)
 
 	switch (p->kind) {
 	case NK_INIT:
-		for (r = 0; r < cl->nranks; r++)
-			simt_buf_printf(cl->devs[r] >= 0 ? &b : &miss, "%s%d",
-					(cl->devs[r] >= 0 ? b.len : miss.len) ? ", " : "", r);
-		report("NCCL timeout: communicator %d of %d ranks did not form in "
-		       "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT): ranks %s joined, ranks %s "
-		       "never called ncclCommInitRank; the waiting calls fail with "
-		       "ncclRemoteError", cl->serial, cl->nranks, secs,
-		       b.s ? b.s : "none", miss.s ? miss.s : "none");
-		cl->init_failed = true;
-		p->comm->async_err = SIMT_NCCL_REMOTE_ERROR;
+		init_timed_out(cl);
 		break;
 	case NK_SEND:
 	case NK_RECV:
@@ -774,8 +791,10 @@ static int run_posts(struct nccl_post *list)
 			    !post_done(p))
 				timed_out(p);
 		}
-		if (p->kind == NK_INIT && p->comm->cl->init_failed)
+		if (p->kind == NK_INIT && p->comm->cl->init_failed) {
 			p->result = SIMT_NCCL_REMOTE_ERROR;
+			p->comm->async_err = SIMT_NCCL_REMOTE_ERROR;
+		}
 		if (p->result != SIMT_NCCL_SUCCESS && result == SIMT_NCCL_SUCCESS)
 			result = p->result;
 	}
@@ -1230,6 +1249,14 @@ static int init_rank(const char *fn, struct ncclComm **comm, int nranks,
 	}
 	pthread_mutex_unlock(&mu);
 	*comm = c;
+	if (config && config->blocking == 0 && group_depth == 0) {
+		/* A non-blocking communicator: the program polls
+		 * ncclCommGetAsyncError until it has formed. */
+		pthread_mutex_lock(&mu);
+		rc = cl->joined == nranks ? SIMT_NCCL_SUCCESS : SIMT_NCCL_IN_PROGRESS;
+		pthread_mutex_unlock(&mu);
+		return rc;
+	}
 	return submit(post_new(NK_INIT, c, site));
 }
 
@@ -1428,6 +1455,18 @@ int ncclCommGetAsyncError(struct ncclComm *comm, int *asyncError)
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	pthread_mutex_lock(&mu);
+	if (comm->cl->joined < comm->cl->nranks && !comm->cl->init_failed) {
+		/* still forming (a non-blocking ncclCommInitRankConfig) */
+		if (simt_now() - comm->cl->born > timeout_seconds())
+			init_timed_out(comm->cl);
+		else
+			comm->async_err = SIMT_NCCL_IN_PROGRESS;
+	}
+	if (comm->cl->init_failed)
+		comm->async_err = SIMT_NCCL_REMOTE_ERROR;
+	else if (comm->async_err == SIMT_NCCL_IN_PROGRESS &&
+		 comm->cl->joined == comm->cl->nranks)
+		comm->async_err = SIMT_NCCL_SUCCESS;
 	*asyncError = comm->async_err;
 	pthread_mutex_unlock(&mu);
 	return SIMT_NCCL_SUCCESS;

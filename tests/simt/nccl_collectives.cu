@@ -4,8 +4,9 @@
 // does): AllReduce with every data type and every reduction (sum, prod,
 // max, min, avg, PreMulSum with a host and a device scalar); Reduce,
 // ReduceScatter, AllGather, Broadcast, AlltoAll, Gather and Scatter; the
-// in-place forms of AllReduce, AllGather, ReduceScatter and Bcast; and a
-// kernel reading an NCCL result.  Inputs are small integers, chosen so
+// in-place forms of AllReduce, AllGather, ReduceScatter and Bcast; a
+// kernel reading an NCCL result; and non-blocking communicators set up
+// from the one thread without a group.  Inputs are small integers, chosen so
 // that every partial sum and product is exact in every type and any order
 // (the same result from simt's ring order and a GPU's), and the expected
 // values are folded on the host in double.  fp8 is skipped before compute
@@ -325,6 +326,53 @@ int main()
     CHECK(cudaStreamSynchronize(streams[2]));
     compare("kernel after allreduce", 2, sendb[2], ncclFloat32, COUNT,
             [&](size_t i) { return 2 * fold(ncclSum, i, ncclFloat32, false); });
+
+    // non-blocking communicators initialised from this one thread without a
+    // group: ncclInProgress until ncclCommGetAsyncError says they formed
+    ncclUniqueId id;
+    ncclComm_t nb[N];
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    NCCLCHECK(ncclGetUniqueId(&id));
+    for (int r = 0; r < N; r++) {
+        CHECK(cudaSetDevice(r));
+        ncclResult_t rc = ncclCommInitRankConfig(&nb[r], N, id, r, &config);
+        if (rc != ncclSuccess && rc != ncclInProgress) {
+            fprintf(stderr, "FAIL non-blocking init of rank %d returned %d\n", r, (int)rc);
+            return 1;
+        }
+    }
+    for (int r = 0; r < N; r++) {
+        ncclResult_t state;
+        do
+            NCCLCHECK(ncclCommGetAsyncError(nb[r], &state));
+        while (state == ncclInProgress);
+        NCCLCHECK(state);
+    }
+    if (fill(ncclInt32, false, COUNT)) return 1;
+    NCCLCHECK(ncclGroupStart());
+    for (int r = 0; r < N; r++) {
+        CHECK(cudaSetDevice(r));
+        NCCLCHECK(ncclAllReduce(sendb[r], recvb[r], COUNT, ncclInt32, ncclMax, nb[r], streams[r]));
+    }
+    ncclResult_t end = ncclGroupEnd();
+    if (end != ncclSuccess && end != ncclInProgress) {
+        fprintf(stderr, "FAIL non-blocking group end returned %d\n", (int)end);
+        return 1;
+    }
+    for (int r = 0; r < N; r++) {
+        ncclResult_t state;
+        do
+            NCCLCHECK(ncclCommGetAsyncError(nb[r], &state));
+        while (state == ncclInProgress);
+        NCCLCHECK(state);
+    }
+    if (sync_all()) return 1;
+    for (int r = 0; r < N; r++) {
+        compare("non-blocking allreduce", r, recvb[r], ncclInt32, COUNT,
+                [&](size_t i) { return fold(ncclMax, i, ncclInt32, false); });
+        NCCLCHECK(ncclCommDestroy(nb[r]));
+    }
 
     for (int r = 0; r < N; r++) {
         CHECK(cudaSetDevice(r));
