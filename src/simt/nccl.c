@@ -318,9 +318,12 @@ static int bad_comm(const char *fn)
 }
 
 /* buf must lie wholly in one allocation of device memory (of the rank's
- * own device when it has one) or of memory devices reach. */
-static int check_buf(const char *fn, const char *arg, const struct ncclComm *c,
-		     const void *buf, size_t bytes, bool write)
+ * own device when it has one) or of memory devices reach.  Under
+ * simt_lock(), since another thread may be changing the allocation
+ * table. */
+static int check_buf_locked(const char *fn, const char *arg,
+			    const struct ncclComm *c, const void *buf,
+			    size_t bytes, bool write)
 {
 	uint64_t a = (uint64_t)(uintptr_t)buf;
 	const struct simt_alloc *al;
@@ -351,7 +354,19 @@ static int check_buf(const char *fn, const char *arg, const struct ncclComm *c,
 	return 0;
 }
 
-static int check_stream(const char *fn, const struct ncclComm *c, cudaStream_t s)
+static int check_buf(const char *fn, const char *arg, const struct ncclComm *c,
+		     const void *buf, size_t bytes, bool write)
+{
+	int rc;
+
+	simt_lock();
+	rc = check_buf_locked(fn, arg, c, buf, bytes, write);
+	simt_unlock();
+	return rc;
+}
+
+static int check_stream_locked(const char *fn, const struct ncclComm *c,
+			       cudaStream_t s)
 {
 	enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
 
@@ -373,6 +388,17 @@ static int check_stream(const char *fn, const struct ncclComm *c, cudaStream_t s
 		return SIMT_NCCL_INVALID_USAGE;
 	}
 	return 0;
+}
+
+/* The stream table too changes under simt_lock(). */
+static int check_stream(const char *fn, const struct ncclComm *c, cudaStream_t s)
+{
+	int rc;
+
+	simt_lock();
+	rc = check_stream_locked(fn, c, s);
+	simt_unlock();
+	return rc;
 }
 
 /* Resolves the program's reduction op for a collective of type on c. */
