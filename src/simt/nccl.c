@@ -339,9 +339,15 @@ static int check_buf_locked(const char *fn, const char *arg,
 	}
 	al = simt_mem_find(a, bytes);
 	if (!al) {
+		char where[32] = "";
+
+		al = simt_mem_find(a, 1);
+		if (al->device >= 0)
+			snprintf(where, sizeof where, " on device %d", al->device);
 		simt_mem_describe(&b, a, bytes, write ? "write" : "read");
-		report("%s: %s of rank %d is too small for %zu bytes: %s", fn, arg,
-		       c->rank, bytes, b.s ? b.s : "");
+		report("%s: %s of rank %d is too small for %zu bytes: %s (the "
+		       "allocation at 0x%llx%s)", fn, arg, c->rank, bytes,
+		       b.s ? b.s : "", (unsigned long long)al->base, where);
 		simt_buf_free(&b);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
