@@ -63,7 +63,7 @@ REGRESS_BINS := $(FUZZ_TARGETS:%=$(REGRESS_DIR)/fuzz_%)
 # simt's interpreter loops (lane loops over register rows, the hazard
 # checks of every access) vectorise at -O3; those files get it when CFLAGS
 # keep the default level.
-SIMT_HOT := exec typed hazard alu launch
+SIMT_HOT := exec exec_mem exec_sync exec_call typed hazard alu launch
 SIMT_HOT_OPT := $(if $(filter -O2,$(CFLAGS)),-O3)
 $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 

@@ -55,6 +55,7 @@ struct exercise {
 	char *path;   /* exercises/<id>/exercise.md */
 	int order;
 	int difficulty; /* 1..5 */
+	int gpus;       /* devices its program needs: 1..64 ("gpus", default 1) */
 	char **hints;
 	size_t n_hints;
 	size_t body_offset;

@@ -27,6 +27,7 @@ struct run_probe {
 	char *nvcc_why;     /* why nvcc is missing, NULL when found */
 	char *nvcc_version; /* e.g. "13.0, V13.0.88", NULL when unknown */
 	int gpu;            /* a usable GPU was found */
+	int gpu_count;      /* how many (nvidia-smi's list); 0 when not known */
 	char *gpu_name;     /* its name when known */
 	char *gpu_arch;     /* e.g. "sm_90" from its compute capability, NULL when unknown */
 	char *why;          /* one line: why the GPU is (not) usable */
@@ -46,6 +47,13 @@ void run_probe_cached(struct run_probe *p, const char *cache_dir);
 void run_probe_free(struct run_probe *p);
 /* The backend auto resolves to on this machine. */
 enum run_backend run_backend_choose(const struct run_probe *p, enum run_backend wanted);
+/* The backend for a program that needs `gpus` devices: run_backend_choose's,
+ * except on a machine known to have fewer GPUs than that, where auto falls
+ * back to simt (which simulates them) with *note saying so, and the gpu
+ * backend is refused.  Returns 0, or -1 with *why set (caller frees
+ * *why and *note). */
+int run_backend_for(const struct run_probe *p, enum run_backend wanted, int gpus,
+		    enum run_backend *out, char **why, char **note);
 const char *run_backend_name(enum run_backend b);
 int run_backend_parse(const char *name, enum run_backend *out);
 /* Checks that backend b (not AUTO) can build and run programs here.
@@ -183,6 +191,11 @@ struct run_remote {
 	const char *slurm_args; /* srun options, split at blanks: --partition=gpu ... */
 	const char *gpus;       /* srun's GPU request: "--gpus=1" (default), or "none" */
 };
+/* srun's GPU request for a program that needs `gpus` devices: the
+ * configured one (--gpus=K, --gres=gpu:K or --gres=gpu:TYPE:K) with its
+ * count raised to at least that; "none" and other forms unchanged.
+ * Caller frees. */
+char *run_slurm_gpus(const char *configured, int gpus);
 
 /* Default wall-clock limit of a harness run, in seconds. */
 double run_default_timeout(enum run_mode m, enum run_backend b);
@@ -246,6 +259,7 @@ struct run_result {
 	size_t n_hazards;
 	unsigned long long hazard_total; /* reports, counting those not kept */
 	int remote_gpu;             /* ssh/slurm: the far side ran it on a GPU */
+	char *backend_note;         /* why the backend differs from the one asked for, or NULL */
 	unsigned schedule;          /* simt schedule of the run the verdict comes from */
 	char *nondeterminism;       /* how two schedules' results differed, else NULL */
 };
@@ -280,6 +294,7 @@ struct run_remote_request {
 	char *exercise;   /* NULL for a program */
 	long seed;        /* -1: the harness's own */
 	double timeout_s; /* 0: the default */
+	int gpus;         /* devices the exercise needs (1..64; sent when more than 1) */
 	struct run_remote_file *files;
 	size_t n_files;
 	char **args, **defines; /* a program's arguments and -D macros */

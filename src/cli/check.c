@@ -426,6 +426,8 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	if (run_exercise(&req, &res) != 0) {
 		rc = *cancel ? EXIT_FAILED : cli_error(c, "%s: %s", run_mode_name(mode), res.error);
 	} else {
+		if (res.backend_note && !o->json)
+			cli_warn(c, "%s", res.backend_note);
 		if (o->json)
 			cli_print_json(cJSON_Parse(res.json));
 		else

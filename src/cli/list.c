@@ -113,6 +113,7 @@ static cJSON *exercises_json(const struct catalog *cat, struct store *st)
 		cJSON_AddStringToObject(o, "title", e->title);
 		cJSON_AddStringToObject(o, "lesson", e->lesson);
 		cJSON_AddNumberToObject(o, "difficulty", e->difficulty);
+		cJSON_AddNumberToObject(o, "gpus", e->gpus);
 		cJSON_AddStringToObject(o, "status", store_ex_status_name(es.status));
 		if (es.best_ms >= 0)
 			cJSON_AddNumberToObject(o, "best_ms", es.best_ms);

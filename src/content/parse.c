@@ -24,13 +24,18 @@ static const struct field item_fields[] = {
 	{ "note", FIELD_STRING, 1 },
 };
 
-enum { E_ID, E_TITLE, E_LESSON, E_ORDER, E_DIFFICULTY, E_HINTS };
+enum { E_ID, E_TITLE, E_LESSON, E_ORDER, E_DIFFICULTY, E_HINTS, E_GPUS };
 
 static const struct field exercise_fields[] = {
 	{ "id", FIELD_STRING, 1 },    { "title", FIELD_STRING, 1 },
 	{ "lesson", FIELD_STRING, 1 }, { "order", FIELD_INT, 1 },
 	{ "difficulty", FIELD_INT, 1 }, { "hints", FIELD_SEQ, 1 },
+	{ "gpus", FIELD_INT, 0 },
 };
+
+/* The most devices an exercise may ask for (simt's CUDALAB_SIMT_GPUS
+ * limit). */
+#define MAX_GPUS 64
 
 /* The files every exercise directory holds. */
 static const char *const exercise_files[] = { "exercise.md", "kernel.cu",
@@ -354,6 +359,15 @@ static int exercise_from_fields(struct source *src, yaml_node_t **v,
 	}
 	if (v[E_HINTS])
 		rc |= parse_hints(src, v[E_HINTS], e);
+	e->gpus = 1;
+	if (v[E_GPUS]) {
+		e->gpus = content_int(v[E_GPUS]);
+		if (e->gpus < 1 || e->gpus > MAX_GPUS) {
+			content_diag(src->cat, src->file, content_node_pos(src, v[E_GPUS]),
+				     "\"gpus\" must be 1 to %d, got %d", MAX_GPUS, e->gpus);
+			rc = -1;
+		}
+	}
 	return rc;
 }
 

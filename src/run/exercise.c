@@ -81,7 +81,13 @@ void run_result_free(struct run_result *res)
 		free(res->hazards[i]);
 	free(res->hazards);
 	free(res->nondeterminism);
+	free(res->backend_note);
 	result_init(res);
+}
+
+int run_gpus_needed(const struct run_request *req)
+{
+	return req->ex && req->ex->gpus > 1 ? req->ex->gpus : 1;
 }
 
 /* Records the attempt; a failure is only worth a warning on stderr, the
@@ -160,10 +166,10 @@ static void progress_tick(void *ctx)
 static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
 		       const char *cache, unsigned sanitize, unsigned schedule, uint64_t budget)
 {
-	char seed[32], *counters = NULL, *hazards = NULL, *entries[6] = { NULL };
+	char seed[32], *counters = NULL, *hazards = NULL, *entries[7] = { NULL };
 	char *argv[] = { (char *)prog, "--mode", (char *)run_mode_name(req->mode), NULL, NULL,
 			 NULL };
-	const char *env[7] = { NULL };
+	const char *env[8] = { NULL };
 	struct progress_watch watch = { req, NULL, "" };
 	struct run_child c;
 	int rc = 0, n = 0;
@@ -183,6 +189,8 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 		if (budget)
 			env[n++] = entries[4] = xasprintf("CUDALAB_SIMT_MAX_INSTRUCTIONS=%llu",
 							  (unsigned long long)budget);
+		/* as many simulated devices as the exercise needs */
+		env[n++] = entries[5] = xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(req));
 	}
 	/* a sanitizer-built simt (make SANITIZE=...): the harness's own host
 	 * allocations are no leak of simt's */
@@ -396,12 +404,17 @@ static int check_on_simt(const struct run_request *req, struct run_result *res,
 	return 0;
 }
 
-/* Resolves the backend and checks that it can work here. */
+/* Resolves the backend and checks that it can work here, with as many
+ * GPUs as the exercise needs. */
 static int choose_backend(const struct run_request *req, struct run_result *res,
 			  struct run_probe *probe, const char *cache)
 {
 	run_probe_cached(probe, cache);
-	res->backend = run_backend_choose(probe, req->backend);
+	if (run_backend_for(probe, req->backend, run_gpus_needed(req), &res->backend,
+			    &res->error, &res->backend_note) != 0)
+		return -1;
+	if (res->backend_note)
+		run_phase(req, res->backend_note);
 	return run_backend_ready(probe, res->backend, &res->error);
 }
 
@@ -457,6 +470,8 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0, 0) != 0) {
 		goto done;
 	}
+	if (res->backend_note)
+		run_result_note(res, "backend_note", res->backend_note);
 	run_record(req, res);
 	rc = 0;
 done:

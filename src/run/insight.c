@@ -12,10 +12,6 @@
 
 #include "cudalab/util.h"
 
-/* H100 SXM, dense: 67 TFLOP/s FP32 over 3.35 TB/s; used when the result
- * names no device peaks. */
-#define RIDGE_FP32 20.0
-
 static double count(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -213,7 +209,7 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	double bytes = count(w, "bytes"), flops = count(w, "flops");
 	double gbps = count(dev, "peak_gbps"), tf;
 	const char *kind = work_peak(root, &tf);
-	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
+	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : 0;
 	bool minimum = bytes > 0;
 	double ai, mem_us, math_us;
 
@@ -224,7 +220,13 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	if (bytes <= 0 || flops <= 0)
 		return;
 	ai = flops / bytes;
-	if (!minimum || gbps <= 0 || tf <= 0) {
+	if (ridge <= 0) {
+		/* the peaks come from the harness's table of datasheets */
+		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched (no peaks "
+				    "are known for this device to place it against)", ai));
+		return;
+	}
+	if (!minimum) {
 		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched: %s (the "
 				    "ridge is about %.0f FLOP/byte in %s)",
 				    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge, kind));
@@ -249,10 +251,10 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 	double bytes = count(w, "bytes"), flops = count(w, "flops");
 	double gbps = count(dev, "peak_gbps"), tf;
 	const char *kind = work_peak(root, &tf);
-	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : RIDGE_FP32;
+	double ridge = gbps > 0 && tf > 0 ? tf * 1e3 / gbps : 0;
 	const cJSON *bw = item(d, "pct_peak_bw"), *fl = item(d, "pct_peak_flops");
 
-	if (bytes <= 0)
+	if (bytes <= 0 || ridge <= 0)
 		return;
 	if (flops / bytes < ridge) {
 		double p = cJSON_IsNumber(bw) ? bw->valuedouble : -1;

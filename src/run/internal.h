@@ -59,6 +59,9 @@ void run_runaway_verdict(struct run_result *res, uint64_t budget, uint64_t refer
  * NULL. */
 char *run_last_line(const char *text);
 
+/* How many devices the request's exercise needs (front matter "gpus"). */
+int run_gpus_needed(const struct run_request *req);
+
 /* Reports a phase to the request's progress callback, if any. */
 void run_phase(const struct run_request *req, const char *phase);
 

@@ -102,8 +102,39 @@ static char *arch_of_cc(const char *cc)
 	return cc[used] ? NULL : xasprintf("sm_%d%d", major, minor);
 }
 
+/* Non-empty lines in s. */
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	while (*s) {
+		size_t len = strcspn(s, "\n");
+
+		n += len > 0;
+		s += len;
+		s += *s == '\n';
+	}
+	return n;
+}
+
+/* /dev/nvidia0, /dev/nvidia1, ...: one for each GPU. */
+static int count_device_nodes(void)
+{
+	struct stat sb;
+	char path[32];
+	int n = 0;
+
+	for (;;) {
+		snprintf(path, sizeof path, "/dev/nvidia%d", n);
+		if (stat(path, &sb) != 0)
+			return n;
+		n++;
+	}
+}
+
 /* Asks nvidia-smi for the first GPU's name and compute capability; older
- * drivers know no compute_cap field, so the name alone is asked next. */
+ * drivers know no compute_cap field, so the name alone is asked next.
+ * It lists one GPU a line, which counts them. */
 static void ask_smi(struct run_probe *p, char *smi)
 {
 	char *both[] = { smi, "--query-gpu=name,compute_cap", "--format=csv,noheader", NULL };
@@ -119,6 +150,7 @@ static void ask_smi(struct run_probe *p, char *smi)
 			return;
 		}
 	}
+	p->gpu_count = count_lines(out);
 	out[strcspn(out, "\n")] = '\0';
 	comma = strrchr(out, ',');
 	if (comma && (p->gpu_arch = arch_of_cc(comma + 1)))
@@ -145,10 +177,12 @@ static void probe_gpu(struct run_probe *p)
 		return;
 	}
 	p->gpu = 1;
+	p->gpu_count = count_device_nodes();
 	p->why = xstrdup("/dev/nvidia0 is present (nvidia-smi not found to name it)");
 }
 
-/* CUDALAB_GPU: 0 (none), 1 (one, unprobed) or a compute capability.
+/* CUDALAB_GPU: 0 (none), 1 (one, unprobed) or a compute capability (of
+ * one GPU).
  * Returns 1 when it decided. */
 static int gpu_from_env(struct run_probe *p)
 {
@@ -161,6 +195,7 @@ static int gpu_from_env(struct run_probe *p)
 		return 1;
 	}
 	p->gpu = 1;
+	p->gpu_count = 1;
 	p->gpu_arch = strcmp(v, "1") == 0 ? NULL : arch_of_cc(v);
 	p->why = xasprintf("CUDALAB_GPU=%s: a usable GPU is assumed", v);
 	return 1;
@@ -245,22 +280,27 @@ static char *boot_id(void)
 	return id;
 }
 
-/* Lines: boot id, gpu flag, name, arch, why ("-" for none). */
+/* Lines: boot id, gpu flag, name, arch, why ("-" for none), GPU count. */
 static int load_gpu_cache(struct run_probe *p, const char *file, const char *boot)
 {
-	char *text = run_read_text(file, NULL), *line[5], *s = text;
+	char *text = run_read_text(file, NULL), *line[6], *s = text, *end;
 	int ok = 0;
+	long count;
 
-	for (int i = 0; s && i < 5; i++) {
+	for (int i = 0; s && i < 6; i++) {
 		line[i] = s;
 		s = strchr(s, '\n');
 		if (s)
 			*s++ = '\0';
-		else if (i < 4)
+		else if (i < 5)
 			goto done;
 	}
 	if (!s || strcmp(line[0], boot) != 0 || (strcmp(line[1], "0") && strcmp(line[1], "1")))
 		goto done;
+	count = strtol(line[5], &end, 10);
+	if (end == line[5] || *end || count < 0 || count > 4096)
+		goto done;
+	p->gpu_count = (int)count;
 	p->gpu = line[1][0] == '1';
 	p->gpu_name = strcmp(line[2], "-") ? xstrdup(line[2]) : NULL;
 	p->gpu_arch = strcmp(line[3], "-") ? xstrdup(line[3]) : NULL;
@@ -281,8 +321,8 @@ static void save_gpu_cache(const struct run_probe *p, const char *dir, const cha
 		free(tmp);
 		return;
 	}
-	fprintf(f, "%s\n%d\n%s\n%s\n%s\n", boot, p->gpu, p->gpu_name ? p->gpu_name : "-",
-		p->gpu_arch ? p->gpu_arch : "-", p->why ? p->why : "-");
+	fprintf(f, "%s\n%d\n%s\n%s\n%s\n%d\n", boot, p->gpu, p->gpu_name ? p->gpu_name : "-",
+		p->gpu_arch ? p->gpu_arch : "-", p->why ? p->why : "-", p->gpu_count);
 	if (fclose(f) != 0 || rename(tmp, file) != 0)
 		unlink(tmp);
 	free(tmp);
@@ -345,6 +385,26 @@ enum run_backend run_backend_choose(const struct run_probe *p, enum run_backend 
 	if (wanted != BACKEND_AUTO)
 		return wanted;
 	return p->gpu ? BACKEND_GPU : BACKEND_SIMT;
+}
+
+int run_backend_for(const struct run_probe *p, enum run_backend wanted, int gpus,
+		    enum run_backend *out, char **why, char **note)
+{
+	*why = *note = NULL;
+	*out = run_backend_choose(p, wanted);
+	if (*out != BACKEND_GPU || gpus <= 1 || p->gpu_count <= 0 || p->gpu_count >= gpus)
+		return 0;
+	if (wanted == BACKEND_AUTO) {
+		*out = BACKEND_SIMT;
+		*note = xasprintf("this exercise needs %d GPUs and this machine has %d: it runs "
+				  "on simt, which simulates %d devices",
+				  gpus, p->gpu_count, gpus);
+		return 0;
+	}
+	*why = xasprintf("this exercise needs %d GPUs and this machine has %d; use --backend "
+			 "simt (or auto), which simulates %d devices",
+			 gpus, p->gpu_count, gpus);
+	return -1;
 }
 
 const char *run_backend_name(enum run_backend b)

@@ -111,6 +111,9 @@ void run_remote_request_text(const struct run_remote_request *rq, struct strbuf 
 		sb_printf(sb, "cudalab-remote %d\nmode %s\nexercise %s\nseed %ld\ntimeout %g\n",
 			  RUN_REMOTE_PROTOCOL, run_mode_name(rq->mode), rq->exercise, rq->seed,
 			  rq->timeout_s);
+	/* only when more than one, so that other requests read as before */
+	if (!rq->program && rq->gpus > 1)
+		sb_printf(sb, "gpus %d\n", rq->gpus);
 	for (size_t i = 0; i < rq->n_args; i++)
 		framed(sb, "arg", rq->args[i], strlen(rq->args[i]));
 	for (size_t i = 0; i < rq->n_defines; i++)
@@ -162,6 +165,7 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 
 	memset(rq, 0, sizeof *rq);
 	rq->seed = -1;
+	rq->gpus = 1;
 	*error = NULL;
 	if (take_line(&p, end, line, sizeof line) != 0 ||
 	    sscanf(line, "cudalab-remote %d", &protocol) != 1) {
@@ -213,6 +217,10 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 		} else if (strcmp(word, "seed") == 0 && sscanf(arg, "%ld%n", &rq->seed, &n) == 1 &&
 			   arg[n] == '\0' && rq->seed >= -1) {
 			have |= 4;
+		} else if (strcmp(word, "gpus") == 0 && !rq->program &&
+			   sscanf(arg, "%d%n", &rq->gpus, &n) == 1 && arg[n] == '\0' &&
+			   rq->gpus >= 1 && rq->gpus <= 64) {
+			/* optional */
 		} else if (strcmp(word, "timeout") == 0 &&
 			   sscanf(arg, "%lf%n", &rq->timeout_s, &n) == 1 && arg[n] == '\0' &&
 			   rq->timeout_s >= 0 && rq->timeout_s <= 86400) {
@@ -471,6 +479,7 @@ static int serve_check(struct serve *s, const char *home, const struct run_remot
 	ex.title = rq->exercise;
 	ex.dir = exdir;
 	ex.path = exdir;
+	ex.gpus = rq->gpus;
 	memset(&req, 0, sizeof req);
 	req.ex = &ex;
 	req.source = source;
@@ -983,6 +992,29 @@ static char *explain_failure(const struct run_request *req, const struct talk *t
 	return why;
 }
 
+char *run_slurm_gpus(const char *configured, int gpus)
+{
+	const char *count = NULL, *colon;
+	char *end;
+	long k;
+
+	if (str_starts(configured, "--gpus="))
+		count = configured + strlen("--gpus=");
+	else if (strcmp(configured, "--gres=gpu") == 0 || str_starts(configured, "--gres=gpu:"))
+		count = configured + strlen("--gres=gpu");
+	if (!count || gpus <= 1)
+		return xstrdup(configured);
+	/* the count is the last field: --gpus=a100:2, --gres=gpu:a100:2 */
+	if ((colon = strrchr(count, ':')))
+		count = colon + 1;
+	k = strtol(count, &end, 10);
+	if (end == count || *end) /* no count (--gres=gpu:a100): one GPU */
+		return xasprintf("%s:%d", configured, gpus);
+	if (k >= gpus)
+		return xstrdup(configured);
+	return xasprintf("%.*s%d", (int)(count - configured), configured, gpus);
+}
+
 /* The argument vector that starts the far side. */
 static char **far_argv(const struct run_request *req, int doctor, const char *jobname)
 {
@@ -1010,7 +1042,7 @@ static char **far_argv(const struct run_request *req, int doctor, const char *jo
 	v[n++] = xasprintf("--job-name=%s", jobname);
 	v[n++] = xstrdup("--ntasks=1");
 	if (r->gpus && *r->gpus && strcmp(r->gpus, "none") != 0)
-		v[n++] = xstrdup(r->gpus);
+		v[n++] = run_slurm_gpus(r->gpus, req->ex ? run_gpus_needed(req) : 1);
 	for (const char *p = r->slurm_args ? r->slurm_args : ""; *p && n < 56;) {
 		size_t len;
 
@@ -1237,6 +1269,7 @@ int run_remote_exercise(const struct run_request *req, struct run_result *res)
 	rq.exercise = xstrdup(req->ex->id);
 	rq.seed = req->seed;
 	rq.timeout_s = req->timeout_s > 0 ? req->timeout_s : 0;
+	rq.gpus = run_gpus_needed(req);
 	if (!good_id(rq.exercise)) {
 		res->error = xasprintf("the exercise id '%s' cannot be sent", rq.exercise);
 		run_remote_request_free(&rq);

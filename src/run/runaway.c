@@ -116,8 +116,9 @@ static uint64_t measure(const struct run_request *req, const char *prog, const c
 {
 	char seed[32], *counters = xasprintf("%s/counters-ref-%ld", cache, (long)getpid());
 	char *entry = xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters);
+	char *gpus = xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(req));
 	char *argv[] = { (char *)prog, "--mode", "check", NULL, NULL, NULL };
-	const char *env[] = { entry, "CUDALAB_SIMT_CHECKS=0", "CUDALAB_SIMT_SCHEDULE=0",
+	const char *env[] = { entry, gpus, "CUDALAB_SIMT_CHECKS=0", "CUDALAB_SIMT_SCHEDULE=0",
 			      "ASAN_OPTIONS=detect_leaks=0", NULL };
 	struct run_child c;
 	uint64_t most = 0;
@@ -141,6 +142,7 @@ static uint64_t measure(const struct run_request *req, const char *prog, const c
 	unlink(counters);
 	free(counters);
 	free(entry);
+	free(gpus);
 	return most;
 }
 

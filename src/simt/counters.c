@@ -15,6 +15,7 @@ struct kernel_counts {
 	char *name;
 	uint64_t launches;
 	uint64_t max_launch; /* warp instructions of its longest launch */
+	uint64_t device_launches[SIMT_MAX_GPUS]; /* launches on each device */
 	double seconds;
 	struct simt_counts c;
 };
@@ -25,7 +26,7 @@ static char *out_path;
 static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
-		       double seconds)
+		       double seconds, int device)
 {
 	struct kernel_counts *k = NULL;
 	const uint64_t *s = (const uint64_t *)(const void *)c;
@@ -43,6 +44,7 @@ void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		k->name = simt_xstrdup(kernel);
 	}
 	k->launches++;
+	k->device_launches[device]++;
 	if (c->warp_insts > k->max_launch)
 		k->max_launch = c->warp_insts;
 	k->seconds += seconds;
@@ -97,10 +99,23 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 		(unsigned long long)c->blocks);
 }
 
+/* With several devices: how many launches each had. */
+static void write_devices(FILE *f, const uint64_t *launches)
+{
+	int d, n = simt_device_count();
+
+	if (n < 2)
+		return;
+	fputs(",\"launches_per_device\":[", f);
+	for (d = 0; d < n; d++)
+		fprintf(f, "%s%llu", d ? "," : "", (unsigned long long)launches[d]);
+	fputc(']', f);
+}
+
 static void write_counters(void)
 {
 	struct simt_counts total;
-	uint64_t launches = 0, max_launch = 0;
+	uint64_t launches = 0, max_launch = 0, per_device[SIMT_MAX_GPUS] = {0};
 	double seconds = 0;
 	FILE *f;
 	size_t i, j;
@@ -126,6 +141,9 @@ static void write_counters(void)
 		fputc(',', f);
 		write_fields(f, table[i].launches, table[i].max_launch, table[i].seconds,
 			     &table[i].c);
+		write_devices(f, table[i].device_launches);
+		for (j = 0; j < SIMT_MAX_GPUS; j++)
+			per_device[j] += table[i].device_launches[j];
 		if (table[i].max_launch > max_launch)
 			max_launch = table[i].max_launch;
 		fputc('}', f);
@@ -136,6 +154,7 @@ static void write_counters(void)
 	}
 	fputs("],\"total\":{", f);
 	write_fields(f, launches, max_launch, seconds, &total);
+	write_devices(f, per_device);
 	fputc('}', f);
 	simt_nccl_model_json(f);
 	fputs("}\n", f);

@@ -529,6 +529,8 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peer);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice,
+				      int dstDevice);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaProfilerStart(void);
@@ -605,6 +607,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 				unsigned flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags);
@@ -864,6 +867,7 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                        cudaStreamCallback_t callback, void
                                        *userData, unsigned flags);
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device);
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);

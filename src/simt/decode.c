@@ -2010,165 +2010,264 @@ bad:
 
 /* ---- dispatch ---- */
 
-static const char *const tensor_ops[] = {
-	"mma", "wmma", "ldmatrix", "stmatrix", "movmatrix", "wgmma", "tcgen05",
-	NULL};
-static const char *const async_ops[] = {
-	"st.async", "red.async", "tensormap", "multimem",
-	"clusterlaunchcontrol", NULL};
-static const char *const tex_ops[] = {"tld4", "sured", "suq", "istypep",
-				      NULL};
+/* Decoders of a mnemonic with what sets them apart; each takes the
+ * entry's argument. */
+static void t_addsub(struct dctx *d, int a) { dec_addsub(d, a); }
+static void t_mul(struct dctx *d, int a) { (void)a; dec_mul(d); }
+static void t_mad(struct dctx *d, int a) { (void)a; dec_mad(d); }
+static void t_fma(struct dctx *d, int a) { (void)a; dec_fma(d); }
+static void t_div(struct dctx *d, int a) { (void)a; dec_div(d); }
+static void t_generic2(struct dctx *d, int a) { dec_generic(d, a, a, 2); }
+static void t_absneg(struct dctx *d, int a) { dec_absneg(d, a); }
+static void t_minmax(struct dctx *d, int a) { dec_minmax(d, a); }
+static void t_logic(struct dctx *d, int a) { dec_logic(d, a); }
+static void t_shift(struct dctx *d, int a) { dec_shift(d, a); }
+static void t_ialu_misc(struct dctx *d, int a) { (void)a; dec_ialu_misc(d); }
+static void t_falu1(struct dctx *d, int a) { dec_falu1(d, a); }
+static void t_testp(struct dctx *d, int a) { (void)a; dec_testp(d); }
+static void t_bra(struct dctx *d, int a) { (void)a; dec_bra(d); }
+static void t_call(struct dctx *d, int a) { (void)a; dec_call(d); }
+static void t_bar(struct dctx *d, int a) { (void)a; dec_bar(d); }
+static void t_shfl(struct dctx *d, int a) { (void)a; dec_shfl(d); }
+static void t_vote(struct dctx *d, int a) { (void)a; dec_vote(d); }
+static void t_match(struct dctx *d, int a) { (void)a; dec_match(d); }
+static void t_redux(struct dctx *d, int a) { (void)a; dec_redux(d); }
+static void t_mov(struct dctx *d, int a) { (void)a; dec_mov(d); }
+static void t_setp(struct dctx *d, int a) { (void)a; dec_setp(d); }
+static void t_set(struct dctx *d, int a) { (void)a; dec_set(d); }
+static void t_selp(struct dctx *d, int a) { (void)a; dec_selp(d); }
+static void t_slct(struct dctx *d, int a) { (void)a; dec_slct(d); }
+static void t_cvt(struct dctx *d, int a) { (void)a; dec_cvt(d); }
+static void t_cvta(struct dctx *d, int a) { (void)a; dec_cvta(d); }
+static void t_isspacep(struct dctx *d, int a) { (void)a; dec_isspacep(d); }
+static void t_ldst(struct dctx *d, int a) { dec_ldst(d, a); }
+static void t_atom(struct dctx *d, int a) { dec_atom(d, a); }
+static void t_tensor(struct dctx *d, int a) { (void)a; dec_tensor(d); }
+static void t_mbarrier(struct dctx *d, int a) { (void)a; dec_mbarrier(d, false); }
+static void t_tex(struct dctx *d, int a) { (void)a; dec_tex(d); }
 
-static bool in_list(const struct dctx *d, const char *const *list)
+/* activemask (1 destination), elect (a value and a predicate),
+ * createpolicy (a cache policy simt has no use for: a plain move). */
+static void t_simple(struct dctx *d, int op)
 {
-	int i;
-
-	for (i = 0; list[i]; i++)
-		if (base_is(d, list[i]))
-			return true;
-	return false;
-}
-
-static bool dec_arith(struct dctx *d)
-{
-	if (base_is(d, "add") || base_is(d, "addc"))
-		dec_addsub(d, false);
-	else if (base_is(d, "sub") || base_is(d, "subc"))
-		dec_addsub(d, true);
-	else if (base_is(d, "mul"))
-		dec_mul(d);
-	else if (base_is(d, "mad") || base_is(d, "madc"))
-		dec_mad(d);
-	else if (base_is(d, "fma"))
-		dec_fma(d);
-	else if (base_is(d, "div"))
-		dec_div(d);
-	else if (base_is(d, "rem"))
-		dec_generic(d, SUB_REM, SUB_REM, 2);
-	else if (base_is(d, "abs"))
-		dec_absneg(d, false);
-	else if (base_is(d, "neg"))
-		dec_absneg(d, true);
-	else if (base_is(d, "min"))
-		dec_minmax(d, false);
-	else if (base_is(d, "max"))
-		dec_minmax(d, true);
-	else if (base_is(d, "and"))
-		dec_logic(d, SUB_AND);
-	else if (base_is(d, "or"))
-		dec_logic(d, SUB_OR);
-	else if (base_is(d, "xor"))
-		dec_logic(d, SUB_XOR);
-	else if (base_is(d, "not"))
-		dec_logic(d, SUB_NOT);
-	else if (base_is(d, "shl"))
-		dec_shift(d, true);
-	else if (base_is(d, "shr"))
-		dec_shift(d, false);
-	else if (base_is(d, "popc") || base_is(d, "clz") || base_is(d, "brev") ||
-		 base_is(d, "bfind") || base_is(d, "bfe") || base_is(d, "bfi") ||
-		 base_is(d, "prmt") || base_is(d, "shf") || base_is(d, "lop3") ||
-		 base_is(d, "dp4a") || base_is(d, "dp2a") || base_is(d, "sad") ||
-		 base_is(d, "mul24") || base_is(d, "mad24") ||
-		 base_is(d, "fns") || base_is(d, "bmsk") ||
-		 base_is(d, "szext") || base_is(d, "cnot"))
-		dec_ialu_misc(d);
+	if (op == OP_ELECT)
+		dec_simple(d, op, 2, true);
 	else
-		return false;
-	return true;
+		dec_simple(d, op, 1, false);
 }
 
-static bool dec_float(struct dctx *d)
+/* ret, exit, trap and brkpt: no operands. */
+static void t_plain(struct dctx *d, int op)
 {
-	if (base_is(d, "rcp"))
-		dec_falu1(d, SUB_RCP);
-	else if (base_is(d, "sqrt"))
-		dec_falu1(d, SUB_SQRT);
-	else if (base_is(d, "rsqrt"))
-		dec_falu1(d, SUB_RSQRT);
-	else if (base_is(d, "sin"))
-		dec_falu1(d, SUB_SIN);
-	else if (base_is(d, "cos"))
-		dec_falu1(d, SUB_COS);
-	else if (base_is(d, "lg2"))
-		dec_falu1(d, SUB_LG2);
-	else if (base_is(d, "ex2"))
-		dec_falu1(d, SUB_EX2);
-	else if (base_is(d, "tanh"))
-		dec_falu1(d, SUB_TANH);
-	else if (base_is(d, "copysign"))
-		dec_generic(d, SUB_COPYSIGN, SUB_COPYSIGN, 2);
-	else if (base_is(d, "testp"))
-		dec_testp(d);
-	else
-		return false;
-	return true;
+	emit(d)->op = (uint16_t)op;
 }
 
-static bool dec_flow(struct dctx *d)
+/* Hints and scheduling controls that change no result simt computes. */
+static void t_nop(struct dctx *d, int a)
 {
-	struct simt_insn *in;
+	(void)a;
+	emit(d)->op = OP_NOP;
+}
 
-	if (base_is(d, "bra")) {
-		dec_bra(d);
-	} else if (base_is(d, "call")) {
-		dec_call(d);
-	} else if (base_is(d, "ret") || base_is(d, "exit") ||
-		   base_is(d, "trap") || base_is(d, "brkpt")) {
-		in = emit(d);
-		in->op = base_is(d, "ret") ? OP_RET : base_is(d, "exit") ? OP_EXIT
-		       : base_is(d, "trap") ? OP_TRAP : OP_BRKPT;
-	} else if (base_is(d, "brx")) {
-		unsupported(d, "indirect branches");
-	} else if (base_is(d, "bar") || base_is(d, "barrier")) {
-		dec_bar(d);
-	} else if (base_is(d, "membar") || base_is(d, "fence")) {
-		in = emit(d);
-		in->op = OP_MEMBAR;
-		/* proxy and mbarrier_init fences order nothing simt tracks */
-		if (has(d, "proxy") || has(d, "mbarrier_init") ||
-		    has(d, "op_restrict"))
-			in->op = OP_NOP;
-		else if (has(d, "acquire"))
-			in->sem = MSEM_ACQ;
-		else if (has(d, "release"))
-			in->sem = MSEM_REL;
-		else
-			in->sem = MSEM_ACQ | MSEM_REL;
-		if (has(d, "cta"))
-			in->sem |= MSEM_CTA;
-	} else if (base_is(d, "nanosleep") || base_is(d, "pmevent") ||
-		   base_is(d, "griddepcontrol") || base_is(d, "discard") ||
-		   base_is(d, "applypriority") || base_is(d, "prefetch") ||
-		   base_is(d, "prefetchu") || base_is(d, "setmaxnreg")) {
-		in = emit(d);
+static void t_membar(struct dctx *d, int a)
+{
+	struct simt_insn *in = emit(d);
+
+	(void)a;
+	in->op = OP_MEMBAR;
+	/* proxy and mbarrier_init fences order nothing simt tracks */
+	if (has(d, "proxy") || has(d, "mbarrier_init") || has(d, "op_restrict"))
 		in->op = OP_NOP;
-	} else {
-		return false;
-	}
-	return true;
-}
-
-static bool dec_warp(struct dctx *d)
-{
-	if (base_is(d, "shfl"))
-		dec_shfl(d);
-	else if (base_is(d, "vote"))
-		dec_vote(d);
-	else if (base_is(d, "match"))
-		dec_match(d);
-	else if (base_is(d, "activemask"))
-		dec_simple(d, OP_ACTIVEMASK, 1, false);
-	else if (base_is(d, "redux"))
-		dec_redux(d);
-	else if (base_is(d, "elect"))
-		dec_simple(d, OP_ELECT, 2, true);
+	else if (has(d, "acquire"))
+		in->sem = MSEM_ACQ;
+	else if (has(d, "release"))
+		in->sem = MSEM_REL;
 	else
-		return false;
-	return true;
+		in->sem = MSEM_ACQ | MSEM_REL;
+	if (has(d, "cta"))
+		in->sem |= MSEM_CTA;
 }
 
-static void decode_one(struct dctx *d);
+static void t_cp(struct dctx *d, int a)
+{
+	(void)a;
+	if (has(d, "async"))
+		dec_cp_async(d);
+	else
+		unsupported(d, NULL);
+}
+
+enum { NOT_BRX, NOT_TENSOR, NOT_ASYNC, NOT_TEX };
+
+static const char *const not_emulated[] = {
+	[NOT_BRX] = "indirect branches",
+	[NOT_TENSOR] = "tensor-core instructions are not emulated",
+	[NOT_ASYNC] = "asynchronous copies and memory barriers are not emulated",
+	[NOT_TEX] = "this texture or surface instruction is not emulated",
+};
+
+static void t_not(struct dctx *d, int why)
+{
+	unsupported(d, not_emulated[why]);
+}
+
+/* Every base mnemonic (the text before the first dot) simt knows, sorted
+ * by strcmp, with its decoder.  A mnemonic not here is unsupported. */
+static const struct mnemonic {
+	const char *name;
+	void (*dec)(struct dctx *d, int arg);
+	int arg;
+} mnemonics[] = {
+	{"abs", t_absneg, false},
+	{"activemask", t_simple, OP_ACTIVEMASK},
+	{"add", t_addsub, false},
+	{"addc", t_addsub, false},
+	{"and", t_logic, SUB_AND},
+	{"applypriority", t_nop, 0},
+	{"atom", t_atom, false},
+	{"bar", t_bar, 0},
+	{"barrier", t_bar, 0},
+	{"bfe", t_ialu_misc, 0},
+	{"bfi", t_ialu_misc, 0},
+	{"bfind", t_ialu_misc, 0},
+	{"bmsk", t_ialu_misc, 0},
+	{"bra", t_bra, 0},
+	{"brev", t_ialu_misc, 0},
+	{"brkpt", t_plain, OP_BRKPT},
+	{"brx", t_not, NOT_BRX},
+	{"call", t_call, 0},
+	{"clusterlaunchcontrol", t_not, NOT_ASYNC},
+	{"clz", t_ialu_misc, 0},
+	{"cnot", t_ialu_misc, 0},
+	{"copysign", t_generic2, SUB_COPYSIGN},
+	{"cos", t_falu1, SUB_COS},
+	{"cp", t_cp, 0},
+	{"createpolicy", t_simple, OP_MOV},
+	{"cvt", t_cvt, 0},
+	{"cvta", t_cvta, 0},
+	{"discard", t_nop, 0},
+	{"div", t_div, 0},
+	{"dp2a", t_ialu_misc, 0},
+	{"dp4a", t_ialu_misc, 0},
+	{"elect", t_simple, OP_ELECT},
+	{"ex2", t_falu1, SUB_EX2},
+	{"exit", t_plain, OP_EXIT},
+	{"fence", t_membar, 0},
+	{"fma", t_fma, 0},
+	{"fns", t_ialu_misc, 0},
+	{"griddepcontrol", t_nop, 0},
+	{"isspacep", t_isspacep, 0},
+	{"istypep", t_not, NOT_TEX},
+	{"ld", t_ldst, false},
+	{"ldmatrix", t_tensor, 0},
+	{"ldu", t_ldst, false},
+	{"lg2", t_falu1, SUB_LG2},
+	{"lop3", t_ialu_misc, 0},
+	{"mad", t_mad, 0},
+	{"mad24", t_ialu_misc, 0},
+	{"madc", t_mad, 0},
+	{"match", t_match, 0},
+	{"max", t_minmax, true},
+	{"mbarrier", t_mbarrier, 0},
+	{"membar", t_membar, 0},
+	{"min", t_minmax, false},
+	{"mma", t_tensor, 0},
+	{"mov", t_mov, 0},
+	{"movmatrix", t_tensor, 0},
+	{"mul", t_mul, 0},
+	{"mul24", t_ialu_misc, 0},
+	{"multimem", t_not, NOT_ASYNC},
+	{"nanosleep", t_nop, 0},
+	{"neg", t_absneg, true},
+	{"not", t_logic, SUB_NOT},
+	{"or", t_logic, SUB_OR},
+	{"pmevent", t_nop, 0},
+	{"popc", t_ialu_misc, 0},
+	{"prefetch", t_nop, 0},
+	{"prefetchu", t_nop, 0},
+	{"prmt", t_ialu_misc, 0},
+	{"rcp", t_falu1, SUB_RCP},
+	{"red", t_atom, true},
+	{"redux", t_redux, 0},
+	{"rem", t_generic2, SUB_REM},
+	{"ret", t_plain, OP_RET},
+	{"rsqrt", t_falu1, SUB_RSQRT},
+	{"sad", t_ialu_misc, 0},
+	{"selp", t_selp, 0},
+	{"set", t_set, 0},
+	{"setmaxnreg", t_nop, 0},
+	{"setp", t_setp, 0},
+	{"shf", t_ialu_misc, 0},
+	{"shfl", t_shfl, 0},
+	{"shl", t_shift, true},
+	{"shr", t_shift, false},
+	{"sin", t_falu1, SUB_SIN},
+	{"slct", t_slct, 0},
+	{"sqrt", t_falu1, SUB_SQRT},
+	{"st", t_ldst, true},
+	{"stmatrix", t_not, NOT_TENSOR},
+	{"sub", t_addsub, true},
+	{"subc", t_addsub, true},
+	{"suld", t_tex, 0},
+	{"suq", t_not, NOT_TEX},
+	{"sured", t_not, NOT_TEX},
+	{"sust", t_tex, 0},
+	{"szext", t_ialu_misc, 0},
+	{"tanh", t_falu1, SUB_TANH},
+	{"tcgen05", t_not, NOT_TENSOR},
+	{"tensormap", t_not, NOT_ASYNC},
+	{"testp", t_testp, 0},
+	{"tex", t_tex, 0},
+	{"tld4", t_not, NOT_TEX},
+	{"trap", t_plain, OP_TRAP},
+	{"txq", t_tex, 0},
+	{"vote", t_vote, 0},
+	{"wgmma", t_not, NOT_TENSOR},
+	{"wmma", t_tensor, 0},
+	{"xor", t_logic, SUB_XOR},
+};
+
+#define NMNEMONICS (sizeof mnemonics / sizeof mnemonics[0])
+
+static int mnemonic_cmp(const void *key, const void *elt)
+{
+	const struct dctx *d = key;
+	const char *name = ((const struct mnemonic *)elt)->name;
+	size_t n = strlen(name);
+	int c = strncmp(d->m.s[0], name, d->m.len[0] < n ? d->m.len[0] : n);
+
+	if (c)
+		return c;
+	return d->m.len[0] < n ? -1 : d->m.len[0] > n;
+}
+
+static void decode_one(struct dctx *d)
+{
+	const struct mnemonic *mn =
+		bsearch(d, mnemonics, NMNEMONICS, sizeof *mnemonics, mnemonic_cmp);
+
+	if (mn)
+		mn->dec(d, mn->arg);
+	else
+		unsupported(d, NULL);
+}
+
+/* The table must stay sorted for bsearch (checked once per load). */
+static bool mnemonics_sorted(void)
+{
+	static _Atomic int state;   /* 0: not checked, 1: sorted, -1: not */
+	int s = state;
+	size_t i;
+
+	if (!s) {
+		s = 1;
+		for (i = 1; i < NMNEMONICS; i++)
+			if (strcmp(mnemonics[i - 1].name, mnemonics[i].name) >= 0)
+				s = -1;
+		state = s;
+	}
+	return s > 0;
+}
 
 void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		struct ptx_rop *ops, int nops, int guard, bool guard_neg,
@@ -2188,63 +2287,13 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 	d.line = line;
 	if (ps->fn < 0)
 		ptx_fail(ps, line, "instruction outside a function");
+	if (!mnemonics_sorted())
+		ptx_fail(ps, line, "simt's mnemonic table is out of order");
 	split_mods(&d);
 	decode_one(&d);
 	/* the common typed forms run as ops of their own (typed.c) */
 	for (i = first; i < ps->mod->ncode; i++)
 		simt_typed_pick(&ps->mod->code[i]);
-}
-
-static void decode_one(struct dctx *d)
-{
-	if (dec_arith(d) || dec_float(d) || dec_flow(d) || dec_warp(d))
-		return;
-	if (base_is(d, "mov"))
-		dec_mov(d);
-	else if (base_is(d, "setp"))
-		dec_setp(d);
-	else if (base_is(d, "set"))
-		dec_set(d);
-	else if (base_is(d, "selp"))
-		dec_selp(d);
-	else if (base_is(d, "slct"))
-		dec_slct(d);
-	else if (base_is(d, "cvt"))
-		dec_cvt(d);
-	else if (base_is(d, "cvta"))
-		dec_cvta(d);
-	else if (base_is(d, "isspacep"))
-		dec_isspacep(d);
-	else if (base_is(d, "ld") || base_is(d, "ldu"))
-		dec_ldst(d, false);
-	else if (base_is(d, "st"))
-		dec_ldst(d, true);
-	else if (base_is(d, "atom"))
-		dec_atom(d, false);
-	else if (base_is(d, "red"))
-		dec_atom(d, true);
-	else if (base_is(d, "createpolicy"))
-		dec_simple(d, OP_MOV, 1, false);
-	else if (base_is(d, "cp") && has(d, "async"))
-		dec_cp_async(d);
-	else if (base_is(d, "wmma") || base_is(d, "mma") ||
-		 base_is(d, "ldmatrix") || base_is(d, "movmatrix"))
-		dec_tensor(d);
-	else if (in_list(d, tensor_ops))
-		unsupported(d, "tensor-core instructions are not emulated");
-	else if (base_is(d, "mbarrier"))
-		dec_mbarrier(d, false);
-	else if (in_list(d, async_ops))
-		unsupported(d, "asynchronous copies and memory barriers are not "
-			    "emulated");
-	else if (base_is(d, "tex") || base_is(d, "txq") ||
-		 base_is(d, "suld") || base_is(d, "sust"))
-		dec_tex(d);
-	else if (in_list(d, tex_ops))
-		unsupported(d, "this texture or surface instruction is not "
-			    "emulated");
-	else
-		unsupported(d, NULL);
 }
 
 static const char *const op_names[] = {

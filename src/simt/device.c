@@ -23,22 +23,21 @@ struct profile {
 	int clock_khz;
 	size_t total_mem;
 	int persisting_l2;
-	double fp32_tflops;
 	bool ecc;
 	bool clusters;
 };
 
 static const struct profile profiles[] = {
 	{"h100", "simt (H100-like)", 9, 0, 132, 2048, 32, 232448, 233472,
-	 52428800, 5120, 2619000, 1980000, 85520809984ull, 34603008, 67.0,
+	 52428800, 5120, 2619000, 1980000, 85520809984ull, 34603008,
 	 true, true},
 	{"a100", "simt (A100-like)", 8, 0, 108, 2048, 32, 166912, 167936,
-	 41943040, 5120, 1593000, 1410000, 85198045184ull, 31457280, 19.5,
+	 41943040, 5120, 1593000, 1410000, 85198045184ull, 31457280,
 	 true, false},
 	{"l4", "simt (L4-like)", 8, 9, 58, 1536, 24, 101376, 102400, 50331648,
-	 192, 6251000, 2040000, 23661313024ull, 33554432, 30.3, false, false},
+	 192, 6251000, 2040000, 23661313024ull, 33554432, false, false},
 	{"t4", "simt (T4-like)", 7, 5, 40, 1024, 16, 65536, 65536, 4194304,
-	 256, 5001000, 1590000, 15655829504ull, 0, 8.1, false, false},
+	 256, 5001000, 1590000, 15655829504ull, 0, false, false},
 };
 
 static struct simt_device dev;
@@ -108,7 +107,6 @@ static void fill(const struct profile *p)
 	d->hostNumaId = -1;
 	dev.memory_clock_khz = p->mem_clock_khz;
 	dev.clock_khz = p->clock_khz;
-	dev.fp32_tflops = p->fp32_tflops;
 	dev.key = p->key;
 }
 

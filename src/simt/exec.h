@@ -187,6 +187,75 @@ uint8_t *simt_lane_mem(struct block_ctx *bc, const struct warp *w,
 void simt_count_mem(struct block_ctx *bc, const struct simt_insn *in,
 		    const uint64_t *addr, uint32_t lanes, uint32_t n, bool store);
 
+/* The rest of the interpreter, called from its loop in exec.c: each
+ * executes one instruction for the lanes in ex.  Those returning bool
+ * return false when the group's pc was already set or the warp must
+ * stop. */
+/* exec_mem.c: memory instructions */
+bool simt_exec_ld(struct block_ctx *bc, struct warp *w,
+		  const struct simt_insn *in, uint64_t *const *bases,
+		  uint32_t ex);
+bool simt_exec_st(struct block_ctx *bc, struct warp *w,
+		  const struct simt_insn *in, uint64_t *const *bases,
+		  uint32_t ex);
+bool simt_exec_cp_async(struct block_ctx *bc, struct warp *w,
+			const struct simt_insn *in, uint64_t *const *bases,
+			uint32_t ex);
+bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
+		    const struct simt_insn *in, uint64_t *const *bases,
+		    uint32_t ex);
+
+/* exec_sync.c: warp-synchronous instructions and barriers */
+void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
+		    struct warp *w);
+bool simt_warp_sync_ready(const struct simt_module *mod, struct warp *w,
+			  uint32_t membermask);
+void simt_exec_shfl(struct block_ctx *bc, const struct warp *w,
+		    const struct simt_insn *in, uint64_t *const *bases,
+		    uint32_t ex);
+void simt_exec_vote(const struct simt_insn *in, uint64_t *const *bases,
+		    uint32_t ex, const uint64_t *M);
+void simt_exec_match(const struct simt_insn *in, uint64_t *const *bases,
+		     uint32_t ex, const uint64_t *M);
+void simt_exec_elect(const struct simt_insn *in, uint64_t *const *bases,
+		     uint32_t ex, const uint64_t *M);
+void simt_exec_redux(const struct simt_insn *in, uint64_t *const *bases,
+		     uint32_t ex, const uint64_t *M);
+bool simt_bar_arrive(struct block_ctx *bc, struct warp *w,
+		     const struct simt_insn *in, uint64_t *const *bases,
+		     uint32_t ex, bool wait);
+void simt_check_all_barriers(struct block_ctx *bc);
+void simt_check_aligned_bar(struct block_ctx *bc, const struct warp *w,
+			    const struct simt_insn *in, uint32_t ex);
+void simt_check_members(struct block_ctx *bc, struct warp *w,
+			const struct simt_insn *in, uint32_t ex,
+			const uint64_t *M);
+
+/* exec_call.c: calls */
+bool simt_exec_call(struct block_ctx *bc, struct warp *w,
+		    const struct simt_insn *in, uint32_t ex, uint32_t func);
+void simt_exec_ret(struct warp *w, const struct simt_module *mod, uint32_t ex);
+void simt_exec_exit(struct block_ctx *bc, struct warp *w, uint32_t ex);
+
+/* exec_devlib.c: the device library */
+void simt_exec_vprintf(struct block_ctx *bc, struct warp *w,
+		       const struct simt_insn *in, uint64_t *const *bases,
+		       uint32_t ex);
+void simt_exec_assert(struct block_ctx *bc, struct warp *w,
+		      const struct simt_insn *in, uint64_t *const *bases,
+		      uint32_t ex);
+uint64_t simt_heap_alloc(struct launch_state *L, uint64_t size);
+void simt_heap_free(struct launch_state *L, uint64_t p);
+
+/* Leaves `lanes` of the warp waiting at pc (they run again when picked). */
+static inline void simt_park(struct warp *w, uint32_t lanes, uint32_t pc)
+{
+	while (lanes) {
+		w->lane_pc[__builtin_ctz(lanes)] = pc;
+		lanes &= lanes - 1;
+	}
+}
+
 /* launch.c: the steps of running blocks, shared by the scheduler of
  * ordinary launches (one block at a time per host thread, start to end)
  * and that of cooperative ones (coop.c).  A context is prepared for a

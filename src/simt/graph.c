@@ -5,7 +5,7 @@
  * its nodes one after another in that order, and a capture records the
  * operations issued to its streams as nodes instead of running them, with
  * the dependencies the streams and events imply. */
-#include "simt_int.h"
+#include "graph_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,114 +19,11 @@
 #define LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
 #define LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
 
-struct kernel_node {
-	struct simt_kernel *k;
-	void *func;
-	dim3 grid, block;
-	unsigned shmem;
-	uint8_t *buf;    /* the arguments, packed as the kernel lays them out */
-	void **argv;     /* a pointer into buf for each parameter */
-};
-
-/* A copy of depth slices of height rows of width bytes. */
-struct copy_node {
-	char *dst;
-	const char *src;
-	size_t dpitch, dslice, spitch, sslice;
-	size_t width, height, depth;
-	enum cudaMemcpyKind kind;
-	struct cudaMemcpy3DParms p3;  /* as given, for GetParams */
-};
-
-struct node_list {
-	struct CUgraphNode_st **v;
-	size_t n, cap;
-};
-
-struct CUgraphNode_st {
-	uint32_t magic;
-	enum cudaGraphNodeType type;
-	struct CUgraph_st *graph;
-	size_t index;              /* position in graph->nodes */
-	struct node_list deps;     /* the nodes this one waits for */
-	union {
-		struct kernel_node kernel;
-		struct copy_node copy;
-		struct cudaMemsetParams set;
-		struct cudaHostNodeParams host;
-		struct CUgraph_st *child;
-	} u;
-};
-
-struct CUgraph_st {
-	uint32_t magic;
-	struct node_list nodes;
-	/* Execution order, filled when the graph belongs to an executable
-	 * graph (which never changes its structure afterwards). */
-	struct CUgraphNode_st **order;
-};
-
-struct CUgraphExec_st {
-	uint32_t magic;
-	unsigned long long flags;
-	struct CUgraph_st *snap;
-	/* orig[i]: the node of the instantiated graph that snap's node i
-	 * copies, so the program can name the node it knows. */
-	struct CUgraphNode_st **orig;
-};
-
-struct capture {
-	struct capture *next;
-	unsigned long long id;
-	struct CUgraph_st *graph;
-	size_t first_node;         /* nodes before it belong to the program */
-	bool own_graph;            /* made by the capture, not given to it */
-	struct simt_stream_capture *origin;
-	enum cudaStreamCaptureMode mode;
-	pthread_t thread;
-	bool invalid;
-	struct simt_stream_capture **members;
-	size_t nmembers;
-};
-
-struct simt_stream_capture {
-	struct capture *cap;
-	struct simt_stream_capture **slot;
-	bool blocking;
-	struct node_list deps;     /* what the stream's next node waits for */
-};
-
-struct simt_event_capture {
-	unsigned long long id;     /* the capture it was recorded in */
-	struct node_list deps;
-};
-
 _Atomic int simt_capture_live;
-static struct capture *captures;
-static unsigned long long next_capture_id = 1;
-static _Thread_local enum cudaStreamCaptureMode thread_mode;
-
-static cudaError_t fail(cudaError_t e)
-{
-	return simt_set_error(e);
-}
-
-static cudaError_t enter(void)
-{
-	simt_init();
-	return simt_sticky() != cudaSuccess ? fail(simt_sticky()) : cudaSuccess;
-}
-
-#define ENTER() \
-	do { \
-		cudaError_t e_ = enter(); \
-		if (e_ != cudaSuccess) \
-			return e_; \
-	} while (0)
 
 /* ---- node lists ---- */
 
-static void list_add(struct node_list *l, struct CUgraphNode_st *n)
+void simt_graph_list_add(struct node_list *l, struct CUgraphNode_st *n)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? l->cap * 2 : 4;
@@ -135,7 +32,7 @@ static void list_add(struct node_list *l, struct CUgraphNode_st *n)
 	l->v[l->n++] = n;
 }
 
-static bool list_has(const struct node_list *l, const struct CUgraphNode_st *n)
+bool simt_graph_list_has(const struct node_list *l, const struct CUgraphNode_st *n)
 {
 	size_t i;
 
@@ -145,10 +42,10 @@ static bool list_has(const struct node_list *l, const struct CUgraphNode_st *n)
 	return false;
 }
 
-static void list_add_new(struct node_list *l, struct CUgraphNode_st *n)
+void simt_graph_list_add_new(struct node_list *l, struct CUgraphNode_st *n)
 {
-	if (!list_has(l, n))
-		list_add(l, n);
+	if (!simt_graph_list_has(l, n))
+		simt_graph_list_add(l, n);
 }
 
 static void list_remove(struct node_list *l, const struct CUgraphNode_st *n)
@@ -161,18 +58,18 @@ static void list_remove(struct node_list *l, const struct CUgraphNode_st *n)
 	l->n = j;
 }
 
-static void list_copy(struct node_list *to, const struct node_list *from)
+void simt_graph_list_copy(struct node_list *to, const struct node_list *from)
 {
 	size_t i;
 
 	to->n = 0;
 	for (i = 0; i < from->n; i++)
-		list_add(to, from->v[i]);
+		simt_graph_list_add(to, from->v[i]);
 }
 
 /* ---- handles ---- */
 
-static bool graph_ok(const struct CUgraph_st *g)
+bool simt_graph_ok(const struct CUgraph_st *g)
 {
 	return g && g->magic == GRAPH_MAGIC;
 }
@@ -200,8 +97,8 @@ static void kernel_free(struct kernel_node *kn)
 /* Copies a kernel's arguments, given as an array of pointers to each
  * (args) or as one packed buffer (extra), into kn.  Returns cudaSuccess or
  * the error the runtime gives for the kernel or the arguments. */
-static cudaError_t kernel_set(struct kernel_node *kn, struct simt_kernel *k,
-			      void **args, void **extra)
+cudaError_t simt_graph_kernel_set(struct kernel_node *kn, struct simt_kernel *k,
+				  void **args, void **extra)
 {
 	const struct simt_func *fn;
 	const void *packed = NULL;
@@ -265,7 +162,7 @@ static cudaError_t kernel_params(struct kernel_node *kn,
 	simt_lock();
 	k = simt_kernel_of(p->func);
 	simt_unlock();
-	e = kernel_set(kn, k, p->kernelParams, p->extra);
+	e = simt_graph_kernel_set(kn, k, p->kernelParams, p->extra);
 	if (e != cudaSuccess)
 		return e;
 	kn->func = p->func;
@@ -275,7 +172,7 @@ static cudaError_t kernel_params(struct kernel_node *kn,
 	return cudaSuccess;
 }
 
-static bool kind_ok(enum cudaMemcpyKind kind)
+bool simt_graph_kind_ok(enum cudaMemcpyKind kind)
 {
 	return (int)kind >= 0 && kind <= cudaMemcpyDefault;
 }
@@ -292,7 +189,7 @@ static cudaError_t copy_params(struct copy_node *c,
 		return cudaErrorNotSupported;
 	s = &p->srcPtr;
 	d = &p->dstPtr;
-	if (!kind_ok(p->kind))
+	if (!simt_graph_kind_ok(p->kind))
 		return cudaErrorInvalidMemcpyDirection;
 	if (!s->ptr || !d->ptr || p->extent.width > s->pitch ||
 	    p->extent.width > d->pitch)
@@ -313,9 +210,9 @@ static cudaError_t copy_params(struct copy_node *c,
 	return cudaSuccess;
 }
 
-static void copy_linear(struct copy_node *c, void *dst, size_t dpitch,
-			const void *src, size_t spitch, size_t width,
-			size_t height, enum cudaMemcpyKind kind)
+void simt_graph_copy_linear(struct copy_node *c, void *dst, size_t dpitch,
+			    const void *src, size_t spitch, size_t width,
+			    size_t height, enum cudaMemcpyKind kind)
 {
 	memset(c, 0, sizeof *c);
 	c->dst = dst;
@@ -355,7 +252,7 @@ static cudaError_t set_params(struct cudaMemsetParams *to,
 
 /* ---- graphs and nodes ---- */
 
-static struct CUgraph_st *graph_new(void)
+struct CUgraph_st *simt_graph_new(void)
 {
 	struct CUgraph_st *g = simt_xcalloc(1, sizeof *g);
 
@@ -363,20 +260,18 @@ static struct CUgraph_st *graph_new(void)
 	return g;
 }
 
-static void graph_free(struct CUgraph_st *g);
-
 static void node_free(struct CUgraphNode_st *n)
 {
 	if (n->type == cudaGraphNodeTypeKernel)
 		kernel_free(&n->u.kernel);
 	else if (n->type == cudaGraphNodeTypeGraph)
-		graph_free(n->u.child);
+		simt_graph_free(n->u.child);
 	free(n->deps.v);
 	n->magic = 0;
 	free(n);
 }
 
-static void graph_free(struct CUgraph_st *g)
+void simt_graph_free(struct CUgraph_st *g)
 {
 	size_t i;
 
@@ -391,8 +286,8 @@ static void graph_free(struct CUgraph_st *g)
 }
 
 /* Checks the dependency array of a new node of g. */
-static cudaError_t deps_ok(const struct CUgraph_st *g,
-			   const cudaGraphNode_t *deps, size_t n)
+cudaError_t simt_graph_deps_ok(const struct CUgraph_st *g,
+			       const cudaGraphNode_t *deps, size_t n)
 {
 	size_t i, j;
 
@@ -408,9 +303,9 @@ static cudaError_t deps_ok(const struct CUgraph_st *g,
 	return cudaSuccess;
 }
 
-static struct CUgraphNode_st *node_add(struct CUgraph_st *g,
-				       enum cudaGraphNodeType type,
-				       const cudaGraphNode_t *deps, size_t ndeps)
+struct CUgraphNode_st *simt_graph_node_add(struct CUgraph_st *g,
+					   enum cudaGraphNodeType type,
+					   const cudaGraphNode_t *deps, size_t ndeps)
 {
 	struct CUgraphNode_st *n = simt_xcalloc(1, sizeof *n);
 	size_t i;
@@ -420,12 +315,10 @@ static struct CUgraphNode_st *node_add(struct CUgraph_st *g,
 	n->graph = g;
 	n->index = g->nodes.n;
 	for (i = 0; i < ndeps; i++)
-		list_add(&n->deps, deps[i]);
-	list_add(&g->nodes, n);
+		simt_graph_list_add(&n->deps, deps[i]);
+	simt_graph_list_add(&g->nodes, n);
 	return n;
 }
-
-static struct CUgraph_st *graph_clone(const struct CUgraph_st *g);
 
 /* Copies node parameters, duplicating what a node owns. */
 static void params_dup(struct CUgraphNode_st *to,
@@ -434,26 +327,26 @@ static void params_dup(struct CUgraphNode_st *to,
 	if (from->type == cudaGraphNodeTypeKernel)
 		kernel_dup(&to->u.kernel, &from->u.kernel);
 	else if (from->type == cudaGraphNodeTypeGraph)
-		to->u.child = graph_clone(from->u.child);
+		to->u.child = simt_graph_clone(from->u.child);
 	else
 		to->u = from->u;
 }
 
-static struct CUgraph_st *graph_clone(const struct CUgraph_st *g)
+struct CUgraph_st *simt_graph_clone(const struct CUgraph_st *g)
 {
-	struct CUgraph_st *c = graph_new();
+	struct CUgraph_st *c = simt_graph_new();
 	size_t i, j;
 
 	for (i = 0; i < g->nodes.n; i++)
-		params_dup(node_add(c, g->nodes.v[i]->type, NULL, 0),
+		params_dup(simt_graph_node_add(c, g->nodes.v[i]->type, NULL, 0),
 			   g->nodes.v[i]);
 	/* a node may depend on one added after it */
 	for (i = 0; i < g->nodes.n; i++) {
 		const struct CUgraphNode_st *n = g->nodes.v[i];
 
 		for (j = 0; j < n->deps.n; j++)
-			list_add(&c->nodes.v[i]->deps,
-				 c->nodes.v[n->deps.v[j]->index]);
+			simt_graph_list_add(&c->nodes.v[i]->deps,
+					    c->nodes.v[n->deps.v[j]->index]);
 	}
 	return c;
 }
@@ -466,17 +359,17 @@ static cudaError_t add_node(cudaGraphNode_t *out, cudaGraph_t g,
 {
 	cudaError_t e;
 
-	if (!out || !graph_ok(g))
+	if (!out || !simt_graph_ok(g))
 		return cudaErrorInvalidValue;
-	e = deps_ok(g, deps, ndeps);
+	e = simt_graph_deps_ok(g, deps, ndeps);
 	if (e != cudaSuccess)
 		return e;
-	*n = node_add(g, type, deps, ndeps);
+	*n = simt_graph_node_add(g, type, deps, ndeps);
 	*out = *n;
 	return cudaSuccess;
 }
 
-static void drop_last(cudaGraph_t g)
+void simt_graph_drop_last(cudaGraph_t g)
 {
 	node_free(g->nodes.v[--g->nodes.n]);
 }
@@ -486,30 +379,20 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 	ENTER();
 	if (!pGraph || flags)
 		return fail(cudaErrorInvalidValue);
-	*pGraph = graph_new();
+	*pGraph = simt_graph_new();
 	return cudaSuccess;
-}
-
-static bool graph_capturing(const struct CUgraph_st *g)
-{
-	const struct capture *c;
-
-	for (c = captures; c; c = c->next)
-		if (c->graph == g)
-			return true;
-	return false;
 }
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
-	if (!graph_ok(graph))
+	if (!simt_graph_ok(graph))
 		return fail(cudaErrorInvalidValue);
 	simt_lock();
-	if (graph_capturing(graph)) {
+	if (simt_graph_capturing(graph)) {
 		simt_unlock();
 		return fail(cudaErrorIllegalState);
 	}
-	graph_free(graph);
+	simt_graph_free(graph);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -517,9 +400,9 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
 	ENTER();
-	if (!pGraphClone || !graph_ok(originalGraph))
+	if (!pGraphClone || !simt_graph_ok(originalGraph))
 		return fail(cudaErrorInvalidValue);
-	*pGraphClone = graph_clone(originalGraph);
+	*pGraphClone = simt_graph_clone(originalGraph);
 	return cudaSuccess;
 }
 
@@ -540,7 +423,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode,
 	if (e == cudaSuccess) {
 		e = kernel_params(&n->u.kernel, pNodeParams);
 		if (e != cudaSuccess)
-			drop_last(graph);
+			simt_graph_drop_last(graph);
 	}
 	return e == cudaSuccess ? e : fail(e);
 }
@@ -637,7 +520,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
 	cudaError_t e;
 
 	ENTER();
-	if (!kind_ok(kind))
+	if (!simt_graph_kind_ok(kind))
 		return fail(cudaErrorInvalidMemcpyDirection);
 	if (!dst || !src)
 		return fail(cudaErrorInvalidValue);
@@ -645,7 +528,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
 		     cudaGraphNodeTypeMemcpy, &n);
 	if (e != cudaSuccess)
 		return fail(e);
-	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	simt_graph_copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
 	return cudaSuccess;
 }
 
@@ -677,12 +560,12 @@ static cudaError_t add_symbol_copy(cudaGraphNode_t *out, cudaGraph_t g,
 
 	if (!dst || !src)
 		return fail(cudaErrorInvalidSymbol);
-	if (!kind_ok(kind))
+	if (!simt_graph_kind_ok(kind))
 		return fail(cudaErrorInvalidMemcpyDirection);
 	e = add_node(out, g, deps, ndeps, cudaGraphNodeTypeMemcpy, &n);
 	if (e != cudaSuccess)
 		return fail(e);
-	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	simt_graph_copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
 	return cudaSuccess;
 }
 
@@ -745,9 +628,9 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst,
 	if (node_of_type(node, cudaGraphNodeTypeMemcpy) != cudaSuccess ||
 	    !dst || !src)
 		return fail(cudaErrorInvalidValue);
-	if (!kind_ok(kind))
+	if (!simt_graph_kind_ok(kind))
 		return fail(cudaErrorInvalidMemcpyDirection);
-	copy_linear(&node->u.copy, dst, count, src, count, count, 1, kind);
+	simt_graph_copy_linear(&node->u.copy, dst, count, src, count, count, 1, kind);
 	return cudaSuccess;
 }
 
@@ -842,13 +725,13 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
 	cudaError_t e;
 
 	ENTER();
-	if (!graph_ok(childGraph) || childGraph == graph)
+	if (!simt_graph_ok(childGraph) || childGraph == graph)
 		return fail(cudaErrorInvalidValue);
 	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
 		     cudaGraphNodeTypeGraph, &n);
 	if (e != cudaSuccess)
 		return fail(e);
-	n->u.child = graph_clone(childGraph);
+	n->u.child = simt_graph_clone(childGraph);
 	return cudaSuccess;
 }
 
@@ -913,7 +796,7 @@ static bool is_root(const struct CUgraphNode_st *n)
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
 			      size_t *numNodes)
 {
-	if (!graph_ok(graph) || !numNodes)
+	if (!simt_graph_ok(graph) || !numNodes)
 		return fail(cudaErrorInvalidValue);
 	list_out(graph->nodes.v, graph->nodes.n, NULL, nodes, numNodes);
 	return cudaSuccess;
@@ -923,7 +806,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
 				  cudaGraphNode_t *pRootNodes,
 				  size_t *pNumRootNodes)
 {
-	if (!graph_ok(graph) || !pNumRootNodes)
+	if (!simt_graph_ok(graph) || !pNumRootNodes)
 		return fail(cudaErrorInvalidValue);
 	list_out(graph->nodes.v, graph->nodes.n, is_root, pRootNodes,
 		 pNumRootNodes);
@@ -938,7 +821,7 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
 {
 	size_t i, j, k = 0;
 
-	if (!graph_ok(graph) || !numEdges || (!from != !to))
+	if (!simt_graph_ok(graph) || !numEdges || (!from != !to))
 		return fail(cudaErrorInvalidValue);
 	for (i = 0; i < graph->nodes.n; i++) {
 		struct CUgraphNode_st *n = graph->nodes.v[i];
@@ -984,8 +867,8 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
 	if (!node_ok(node) || !pNumDependentNodes)
 		return fail(cudaErrorInvalidValue);
 	for (i = 0; i < node->graph->nodes.n; i++)
-		if (list_has(&node->graph->nodes.v[i]->deps, node))
-			list_add(&out, node->graph->nodes.v[i]);
+		if (simt_graph_list_has(&node->graph->nodes.v[i]->deps, node))
+			simt_graph_list_add(&out, node->graph->nodes.v[i]);
 	list_out(out.v, out.n, NULL, pDependentNodes, pNumDependentNodes);
 	for (i = 0; edgeData && pDependentNodes && i < *pNumDependentNodes; i++)
 		memset(&edgeData[i], 0, sizeof edgeData[i]);
@@ -998,7 +881,7 @@ static cudaError_t edges_ok(cudaGraph_t graph, const cudaGraphNode_t *from,
 {
 	size_t i;
 
-	if (!graph_ok(graph) || (n && (!from || !to)))
+	if (!simt_graph_ok(graph) || (n && (!from || !to)))
 		return cudaErrorInvalidValue;
 	for (i = 0; i < n; i++)
 		if (!node_ok(from[i]) || !node_ok(to[i]) ||
@@ -1020,10 +903,10 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph,
 	if (edges_ok(graph, from, to, numDependencies) != cudaSuccess)
 		return fail(cudaErrorInvalidValue);
 	for (i = 0; i < numDependencies; i++)
-		if (list_has(&to[i]->deps, from[i]))
+		if (simt_graph_list_has(&to[i]->deps, from[i]))
 			return fail(cudaErrorInvalidValue);
 	for (i = 0; i < numDependencies; i++)
-		list_add_new(&to[i]->deps, from[i]);
+		simt_graph_list_add_new(&to[i]->deps, from[i]);
 	return cudaSuccess;
 }
 
@@ -1039,7 +922,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
 	if (edges_ok(graph, from, to, numDependencies) != cudaSuccess)
 		return fail(cudaErrorInvalidValue);
 	for (i = 0; i < numDependencies; i++)
-		if (!list_has(&to[i]->deps, from[i]))
+		if (!simt_graph_list_has(&to[i]->deps, from[i]))
 			return fail(cudaErrorInvalidValue);
 	for (i = 0; i < numDependencies; i++)
 		list_remove(&to[i]->deps, from[i]);
@@ -1114,7 +997,7 @@ static int graph_order(struct CUgraph_st *g)
 
 		waiting[i] = m->deps.n;
 		for (j = 0; j < m->deps.n; j++)
-			list_add(&users[m->deps.v[j]->index], m);
+			simt_graph_list_add(&users[m->deps.v[j]->index], m);
 		if (!m->deps.n)
 			heap_push(&h, i);
 	}
@@ -1148,14 +1031,14 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
 	size_t i;
 
 	*result = cudaGraphInstantiateError;
-	if (!out || !graph_ok(graph))
+	if (!out || !simt_graph_ok(graph))
 		return cudaErrorInvalidValue;
 	x = simt_xcalloc(1, sizeof *x);
 	x->magic = EXEC_MAGIC;
 	x->flags = flags;
-	x->snap = graph_clone(graph);
+	x->snap = simt_graph_clone(graph);
 	if (graph_order(x->snap) != 0) {
-		graph_free(x->snap);
+		simt_graph_free(x->snap);
 		x->magic = 0;
 		free(x);
 		*result = cudaGraphInstantiateInvalidStructure;
@@ -1216,7 +1099,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
 	if (!exec_ok(graphExec))
 		return fail(cudaErrorInvalidValue);
-	graph_free(graphExec->snap);
+	simt_graph_free(graphExec->snap);
 	free(graphExec->orig);
 	graphExec->magic = 0;
 	free(graphExec);
@@ -1280,9 +1163,9 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec,
 
 	if (!n || !dst || !src)
 		return fail(cudaErrorInvalidValue);
-	if (!kind_ok(kind))
+	if (!simt_graph_kind_ok(kind))
 		return fail(cudaErrorInvalidMemcpyDirection);
-	copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
+	simt_graph_copy_linear(&n->u.copy, dst, count, src, count, count, 1, kind);
 	return cudaSuccess;
 }
 
@@ -1333,7 +1216,7 @@ static bool same_shape(const struct CUgraph_st *a, const struct CUgraph_st *b,
 		if (x->deps.n != y->deps.n)
 			return false;
 		for (j = 0; j < x->deps.n; j++)
-			if (!list_has(&y->deps, b->nodes.v[x->deps.v[j]->index]))
+			if (!simt_graph_list_has(&y->deps, b->nodes.v[x->deps.v[j]->index]))
 				return false;
 		if (x->type != y->type) {
 			*result = cudaGraphExecUpdateErrorNodeTypeChanged;
@@ -1356,7 +1239,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 	ENTER();
 	if (resultInfo)
 		memset(resultInfo, 0, sizeof *resultInfo);
-	if (!exec_ok(hGraphExec) || !graph_ok(hGraph)) {
+	if (!exec_ok(hGraphExec) || !simt_graph_ok(hGraph)) {
 		if (resultInfo)
 			resultInfo->result = cudaGraphExecUpdateError;
 		return fail(cudaErrorInvalidValue);
@@ -1368,9 +1251,9 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 		}
 		return fail(cudaErrorGraphExecUpdateFailure);
 	}
-	snap = graph_clone(hGraph);
+	snap = simt_graph_clone(hGraph);
 	graph_order(snap);
-	graph_free(hGraphExec->snap);
+	simt_graph_free(hGraphExec->snap);
 	hGraphExec->snap = snap;
 	return cudaSuccess;
 }
@@ -1470,9 +1353,6 @@ static cudaError_t run_graph(const struct CUgraph_st *g)
 	return e;
 }
 
-static struct simt_stream_capture *member_of(cudaStream_t s, cudaError_t *err);
-static void record(struct simt_stream_capture *m, struct CUgraphNode_st *n);
-
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
 	struct simt_stream_capture *m;
@@ -1485,13 +1365,13 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_live) {
 		simt_lock();
-		m = member_of(stream, &e);
+		m = simt_graph_member_of(stream, &e);
 		if (m) {
-			struct CUgraphNode_st *n = node_add(
-				m->cap->graph, cudaGraphNodeTypeGraph, NULL, 0);
+			struct CUgraphNode_st *n = simt_graph_node_add(
+					   m->cap->graph, cudaGraphNodeTypeGraph, NULL, 0);
 
-			n->u.child = graph_clone(graphExec->snap);
-			record(m, n);
+			n->u.child = simt_graph_clone(graphExec->snap);
+			simt_graph_record(m, n);
 		}
 		simt_unlock();
 		if (m || e != cudaSuccess)
@@ -1510,670 +1390,3 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 					 : fail(cudaErrorInvalidResourceHandle);
 }
 
-/* ---- capture ---- */
-
-static bool is_legacy(cudaStream_t s)
-{
-	return (uintptr_t)s <= 1;
-}
-
-static void invalidate(struct capture *c)
-{
-	c->invalid = true;
-}
-
-/* Whether blocking streams are capturing, which work on the legacy stream
- * would have to wait for; their captures are invalidated when `spoil`. */
-static bool blocking_captures(bool spoil)
-{
-	struct capture *c;
-	bool any = false;
-	size_t i;
-
-	for (c = captures; c; c = c->next)
-		for (i = 0; i < c->nmembers; i++)
-			if (c->members[i]->blocking) {
-				if (spoil)
-					invalidate(c);
-				any = true;
-				break;
-			}
-	return any;
-}
-
-/* The capture member of stream s when s is capturing; NULL with *err set
- * when the operation must fail, NULL with cudaSuccess when it runs now.
- * Called with the lock held, while captures exist. */
-static struct simt_stream_capture *member_of(cudaStream_t s, cudaError_t *err)
-{
-	struct simt_stream_capture **slot;
-	bool blocking;
-
-	*err = cudaSuccess;
-	slot = simt_stream_capture_slot(s, &blocking);
-	if (!slot) {
-		if (is_legacy(s) && blocking_captures(true))
-			*err = cudaErrorStreamCaptureImplicit;
-		return NULL;
-	}
-	if (!*slot)
-		return NULL;
-	if ((*slot)->cap->invalid) {
-		*err = cudaErrorStreamCaptureInvalidated;
-		return NULL;
-	}
-	return *slot;
-}
-
-/* Makes n the next node of m's stream: it waits for the stream's
- * dependencies and becomes the only one. */
-static void record(struct simt_stream_capture *m, struct CUgraphNode_st *n)
-{
-	list_copy(&n->deps, &m->deps);
-	m->deps.n = 0;
-	list_add(&m->deps, n);
-}
-
-/* The common path of the hooks: finds where stream s's operation goes and,
- * when it is recorded, adds a node of `type` that fill() completes.  fill
- * returns cudaSuccess or the error that refuses the operation (which then
- * invalidates the capture). */
-typedef cudaError_t (*fill_fn)(struct CUgraphNode_st *n, const void *arg);
-
-static bool capture_op(cudaStream_t s, enum cudaGraphNodeType type,
-		       fill_fn fill, const void *arg, cudaError_t *err)
-{
-	struct simt_stream_capture *m;
-	struct CUgraphNode_st *n;
-	cudaError_t e;
-
-	simt_lock();
-	if (simt_sticky() != cudaSuccess) {
-		simt_unlock();
-		*err = fail(simt_sticky());
-		return true;
-	}
-	m = member_of(s, &e);
-	if (m) {
-		n = node_add(m->cap->graph, type, NULL, 0);
-		e = fill ? fill(n, arg) : cudaSuccess;
-		if (e == cudaSuccess) {
-			record(m, n);
-		} else {
-			drop_last(m->cap->graph);
-			invalidate(m->cap);
-		}
-	}
-	simt_unlock();
-	*err = e == cudaSuccess ? e : fail(e);
-	return m || e != cudaSuccess;
-}
-
-struct kernel_arg {
-	struct simt_kernel *k;
-	dim3 grid, block;
-	void **args;
-	size_t shmem;
-};
-
-static cudaError_t fill_kernel(struct CUgraphNode_st *n, const void *arg)
-{
-	const struct kernel_arg *a = arg;
-	struct kernel_node *kn = &n->u.kernel;
-	cudaError_t e;
-
-	e = kernel_set(kn, a->k, a->args, NULL);
-	if (e != cudaSuccess)
-		return e;
-	kn->func = (void *)a->k->host_fun;
-	kn->grid = a->grid;
-	kn->block = a->block;
-	kn->shmem = (unsigned)a->shmem;
-	return cudaSuccess;
-}
-
-bool simt_capture_kernel(struct simt_kernel *k, dim3 grid, dim3 block,
-			 void **args, size_t shmem, cudaStream_t s,
-			 cudaError_t *err)
-{
-	struct kernel_arg a = {k, grid, block, args, shmem};
-
-	return capture_op(s, cudaGraphNodeTypeKernel, fill_kernel, &a, err);
-}
-
-static cudaError_t fill_copy(struct CUgraphNode_st *n, const void *arg)
-{
-	const struct copy_node *c = arg;
-
-	if (!kind_ok(c->kind))
-		return cudaErrorInvalidMemcpyDirection;
-	if (c->width > c->dpitch || c->width > c->spitch)
-		return cudaErrorInvalidPitchValue;
-	copy_linear(&n->u.copy, c->dst, c->dpitch, c->src, c->spitch, c->width,
-		    c->height, c->kind);
-	return cudaSuccess;
-}
-
-bool simt_capture_copy(void *dst, size_t dpitch, const void *src,
-		       size_t spitch, size_t width, size_t height,
-		       enum cudaMemcpyKind kind, cudaStream_t s,
-		       cudaError_t *err)
-{
-	struct copy_node c;
-
-	copy_linear(&c, dst, dpitch, src, spitch, width, height, kind);
-	return capture_op(s, cudaGraphNodeTypeMemcpy, fill_copy, &c, err);
-}
-
-static cudaError_t fill_set(struct CUgraphNode_st *n, const void *arg)
-{
-	const struct cudaMemsetParams *p = arg;
-
-	if (p->width > p->pitch)
-		return cudaErrorInvalidPitchValue;
-	n->u.set = *p;
-	return cudaSuccess;
-}
-
-bool simt_capture_set(void *dst, size_t pitch, int value, size_t width,
-		      size_t height, cudaStream_t s, cudaError_t *err)
-{
-	struct cudaMemsetParams p = {dst, pitch, (unsigned char)value, 1, width,
-				     height};
-
-	return capture_op(s, cudaGraphNodeTypeMemset, fill_set, &p, err);
-}
-
-static cudaError_t fill_host(struct CUgraphNode_st *n, const void *arg)
-{
-	n->u.host = *(const struct cudaHostNodeParams *)arg;
-	return cudaSuccess;
-}
-
-bool simt_capture_host(cudaHostFn_t fn, void *data, cudaStream_t s,
-		       cudaError_t *err)
-{
-	struct cudaHostNodeParams p = {fn, data};
-
-	return capture_op(s, cudaGraphNodeTypeHost, fill_host, &p, err);
-}
-
-static cudaError_t fill_refuse(struct CUgraphNode_st *n, const void *arg)
-{
-	(void)n;
-	(void)arg;
-	return cudaErrorStreamCaptureUnsupported;
-}
-
-bool simt_capture_refuse(cudaStream_t s, cudaError_t *err)
-{
-	return capture_op(s, cudaGraphNodeTypeEmpty, fill_refuse, NULL, err);
-}
-
-/* Where event e was last recorded: in the capture in progress with that
- * id, or outside any (NULL). */
-static struct capture *event_capture(cudaEvent_t e)
-{
-	struct simt_event_capture *ec = *simt_event_capture_slot(e);
-	struct capture *c;
-
-	if (!ec)
-		return NULL;
-	for (c = captures; c; c = c->next)
-		if (c->id == ec->id)
-			return c;
-	return NULL;
-}
-
-bool simt_capture_event_record(cudaEvent_t e, cudaStream_t s, cudaError_t *err)
-{
-	struct simt_event_capture **slot = simt_event_capture_slot(e);
-	struct simt_stream_capture *m;
-
-	if (!simt_capture_live && !*slot)
-		return false;
-	simt_lock();
-	m = simt_capture_live ? member_of(s, err) : NULL;
-	if (!simt_capture_live)
-		*err = cudaSuccess;
-	if (m) {
-		if (!*slot)
-			*slot = simt_xcalloc(1, sizeof **slot);
-		(*slot)->id = m->cap->id;
-		list_copy(&(*slot)->deps, &m->deps);
-	} else if (*err == cudaSuccess) {
-		simt_capture_event_gone(slot);
-	}
-	simt_unlock();
-	if (*err != cudaSuccess)
-		fail(*err);
-	return m || *err != cudaSuccess;
-}
-
-static void member_add(struct capture *c, struct simt_stream_capture **slot,
-		       bool blocking)
-{
-	struct simt_stream_capture *m = simt_xcalloc(1, sizeof *m);
-
-	m->cap = c;
-	m->slot = slot;
-	m->blocking = blocking;
-	*slot = m;
-	c->members = simt_xrealloc(c->members,
-				   (c->nmembers + 1) * sizeof *c->members);
-	c->members[c->nmembers++] = m;
-}
-
-/* Stream s waits for event e recorded in capture c: s joins c (or, when
- * capturing in c already, adds e's dependencies to its own). */
-static cudaError_t join(cudaStream_t s, struct capture *c,
-			const struct simt_event_capture *ec)
-{
-	struct simt_stream_capture **slot;
-	bool blocking;
-	size_t i;
-
-	slot = simt_stream_capture_slot(s, &blocking);
-	if (!slot) {
-		invalidate(c);
-		return cudaErrorStreamCaptureImplicit;
-	}
-	if (*slot && (*slot)->cap != c) {
-		invalidate(c);
-		invalidate((*slot)->cap);
-		return cudaErrorStreamCaptureMerge;
-	}
-	if (!*slot)
-		member_add(c, slot, blocking);
-	for (i = 0; i < ec->deps.n; i++)
-		list_add_new(&(*slot)->deps, ec->deps.v[i]);
-	return cudaSuccess;
-}
-
-bool simt_capture_event_wait(cudaStream_t s, cudaEvent_t e, unsigned flags,
-			     cudaError_t *err)
-{
-	struct simt_stream_capture *m;
-	struct capture *c;
-
-	*err = cudaSuccess;
-	if (!simt_capture_live)
-		return false;
-	simt_lock();
-	c = event_capture(e);
-	if (c) {
-		*err = c->invalid ? cudaErrorStreamCaptureInvalidated
-				  : join(s, c, *simt_event_capture_slot(e));
-		simt_unlock();
-		if (*err != cudaSuccess)
-			fail(*err);
-		return true;
-	}
-	m = member_of(s, err);
-	if (m && !(flags & cudaEventWaitExternal)) {
-		/* waiting for work outside the capture */
-		invalidate(m->cap);
-		*err = cudaErrorStreamCaptureIsolation;
-	} else if (m) {
-		record(m, node_add(m->cap->graph, cudaGraphNodeTypeWaitEvent,
-				   NULL, 0));
-	}
-	simt_unlock();
-	if (*err != cudaSuccess)
-		fail(*err);
-	return m || *err != cudaSuccess;
-}
-
-/* Whether the calling thread may make potentially unsafe calls; if not,
- * the captures that forbid them are invalidated. */
-static bool unsafe_allowed(void)
-{
-	pthread_t self = pthread_self();
-	struct capture *c;
-	bool ok = true;
-
-	if (thread_mode == cudaStreamCaptureModeRelaxed)
-		return true;
-	for (c = captures; c; c = c->next) {
-		bool mine = pthread_equal(c->thread, self);
-
-		if ((mine && c->mode != cudaStreamCaptureModeRelaxed) ||
-		    (!mine && thread_mode == cudaStreamCaptureModeGlobal &&
-		     c->mode == cudaStreamCaptureModeGlobal)) {
-			invalidate(c);
-			ok = false;
-		}
-	}
-	return ok;
-}
-
-cudaError_t simt_capture_unsafe(bool legacy)
-{
-	cudaError_t e = cudaSuccess;
-
-	simt_lock();
-	if (!unsafe_allowed())
-		e = cudaErrorStreamCaptureUnsupported;
-	else if (legacy && blocking_captures(true))
-		e = cudaErrorStreamCaptureImplicit;
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-cudaError_t simt_capture_sync(cudaStream_t s, bool device)
-{
-	struct simt_stream_capture **slot;
-	cudaError_t e = cudaSuccess;
-	struct capture *c;
-	bool blocking;
-
-	simt_lock();
-	if (device) {
-		for (c = captures; c; c = c->next)
-			invalidate(c);
-		e = captures ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
-	} else {
-		slot = simt_stream_capture_slot(s, &blocking);
-		if (slot && *slot) {
-			invalidate((*slot)->cap);
-			e = cudaErrorStreamCaptureUnsupported;
-		} else if (!slot && blocking_captures(true)) {
-			e = cudaErrorStreamCaptureImplicit;
-		} else if (!unsafe_allowed()) {
-			e = cudaErrorStreamCaptureUnsupported;
-		}
-	}
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-cudaError_t simt_capture_event_use(cudaEvent_t e)
-{
-	cudaError_t err = cudaSuccess;
-	struct capture *c;
-
-	simt_lock();
-	c = event_capture(e);
-	if (c) {
-		invalidate(c);
-		err = cudaErrorCapturedEvent;
-	} else if (captures && !unsafe_allowed()) {
-		err = cudaErrorStreamCaptureUnsupported;
-	}
-	simt_unlock();
-	return err == cudaSuccess ? err : fail(err);
-}
-
-static void member_free(struct simt_stream_capture *m)
-{
-	*m->slot = NULL;
-	free(m->deps.v);
-	free(m);
-}
-
-void simt_capture_stream_gone(struct simt_stream_capture **slot)
-{
-	struct simt_stream_capture *m = *slot;
-	struct capture *c;
-	size_t i, j;
-
-	if (!m)
-		return;
-	simt_lock();
-	c = m->cap;
-	for (i = j = 0; i < c->nmembers; i++)
-		if (c->members[i] != m)
-			c->members[j++] = c->members[i];
-	c->nmembers = j;
-	if (c->origin == m) {
-		c->origin = NULL;
-		invalidate(c);
-	}
-	member_free(m);
-	simt_unlock();
-}
-
-void simt_capture_event_gone(struct simt_event_capture **slot)
-{
-	if (!*slot)
-		return;
-	free((*slot)->deps.v);
-	free(*slot);
-	*slot = NULL;
-}
-
-static cudaError_t begin(cudaStream_t stream, cudaGraph_t graph,
-			 const cudaGraphNode_t *deps, size_t ndeps,
-			 enum cudaStreamCaptureMode mode)
-{
-	struct simt_stream_capture **slot;
-	struct capture *c;
-	bool blocking;
-	size_t i;
-
-	if (!simt_stream_valid(stream))
-		return cudaErrorInvalidResourceHandle;
-	if ((unsigned)mode > cudaStreamCaptureModeRelaxed)
-		return cudaErrorInvalidValue;
-	slot = simt_stream_capture_slot(stream, &blocking);
-	if (!slot)
-		return cudaErrorStreamCaptureUnsupported;
-	if (*slot)
-		return cudaErrorIllegalState;
-	c = simt_xcalloc(1, sizeof *c);
-	c->id = next_capture_id++;
-	c->graph = graph ? graph : graph_new();
-	c->own_graph = !graph;
-	c->first_node = c->graph->nodes.n;
-	c->mode = mode;
-	c->thread = pthread_self();
-	member_add(c, slot, blocking);
-	c->origin = *slot;
-	for (i = 0; i < ndeps; i++)
-		list_add_new(&c->origin->deps, deps[i]);
-	c->next = captures;
-	captures = c;
-	simt_capture_live++;
-	return cudaSuccess;
-}
-
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
-				   enum cudaStreamCaptureMode mode)
-{
-	cudaError_t e;
-
-	ENTER();
-	simt_lock();
-	e = begin(stream, NULL, NULL, 0, mode);
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream,
-					  cudaGraph_t graph,
-					  const cudaGraphNode_t *dependencies,
-					  const cudaGraphEdgeData *dependencyData,
-					  size_t numDependencies,
-					  enum cudaStreamCaptureMode mode)
-{
-	cudaError_t e;
-
-	(void)dependencyData;
-	ENTER();
-	if (!graph_ok(graph))
-		return fail(cudaErrorInvalidValue);
-	e = deps_ok(graph, dependencies, numDependencies);
-	if (e != cudaSuccess)
-		return fail(e);
-	simt_lock();
-	e = begin(stream, graph, dependencies, numDependencies, mode);
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-/* Whether every node the capture added that nothing depends on is among
- * the origin stream's dependencies, i.e. all forked work was joined. */
-static bool joined(const struct capture *c)
-{
-	const struct CUgraph_st *g = c->graph;
-	bool *used = simt_xcalloc(g->nodes.n + 1, sizeof *used);
-	bool ok = true;
-	size_t i, j;
-
-	for (i = 0; i < g->nodes.n; i++)
-		for (j = 0; j < g->nodes.v[i]->deps.n; j++)
-			used[g->nodes.v[i]->deps.v[j]->index] = true;
-	for (i = c->first_node; ok && i < g->nodes.n; i++)
-		if (!used[i] && !list_has(&c->origin->deps, g->nodes.v[i]))
-			ok = false;
-	free(used);
-	return ok;
-}
-
-/* Takes every stream out of capture c and forgets c. */
-static void end(struct capture *c)
-{
-	struct capture **p;
-
-	while (c->nmembers)
-		member_free(c->members[--c->nmembers]);
-	free(c->members);
-	for (p = &captures; *p != c; p = &(*p)->next)
-		;
-	*p = c->next;
-	simt_capture_live--;
-	free(c);
-}
-
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
-{
-	struct simt_stream_capture **slot;
-	struct capture *c;
-	cudaError_t e = cudaSuccess;
-	bool blocking;
-
-	if (!pGraph)
-		return fail(cudaErrorInvalidValue);
-	if (!simt_stream_valid(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	simt_lock();
-	slot = simt_stream_capture_slot(stream, &blocking);
-	if (!slot || !*slot) {
-		simt_unlock();
-		return fail(cudaErrorIllegalState);
-	}
-	c = (*slot)->cap;
-	if (c->origin != *slot) {
-		invalidate(c);
-		simt_unlock();
-		return fail(cudaErrorStreamCaptureUnmatched);
-	}
-	if (c->mode != cudaStreamCaptureModeRelaxed &&
-	    !pthread_equal(c->thread, pthread_self())) {
-		simt_unlock();
-		return fail(cudaErrorStreamCaptureWrongThread);
-	}
-	if (c->invalid)
-		e = cudaErrorStreamCaptureInvalidated;
-	else if (!joined(c))
-		e = cudaErrorStreamCaptureUnjoined;
-	*pGraph = e == cudaSuccess ? c->graph : NULL;
-	if (e != cudaSuccess && c->own_graph)
-		graph_free(c->graph);
-	end(c);
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
-				  enum cudaStreamCaptureStatus *pCaptureStatus)
-{
-	return cudaStreamGetCaptureInfo(stream, pCaptureStatus, NULL, NULL,
-					NULL, NULL, NULL);
-}
-
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
-				     enum cudaStreamCaptureStatus *captureStatus_out,
-				     unsigned long long *id_out,
-				     cudaGraph_t *graph_out,
-				     const cudaGraphNode_t **dependencies_out,
-				     const cudaGraphEdgeData **edgeData_out,
-				     size_t *numDependencies_out)
-{
-	struct simt_stream_capture **slot, *m;
-	bool blocking;
-
-	if (!captureStatus_out || (edgeData_out && !dependencies_out))
-		return fail(cudaErrorInvalidValue);
-	if (!simt_stream_valid(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	simt_lock();
-	slot = simt_stream_capture_slot(stream, &blocking);
-	if (!slot && simt_capture_live && blocking_captures(false)) {
-		simt_unlock();
-		return fail(cudaErrorStreamCaptureImplicit);
-	}
-	m = slot ? *slot : NULL;
-	*captureStatus_out = !m ? cudaStreamCaptureStatusNone
-		: m->cap->invalid ? cudaStreamCaptureStatusInvalidated
-				  : cudaStreamCaptureStatusActive;
-	if (m && !m->cap->invalid) {
-		if (id_out)
-			*id_out = m->cap->id;
-		if (graph_out)
-			*graph_out = m->cap->graph;
-		if (dependencies_out)
-			*dependencies_out = (const cudaGraphNode_t *)m->deps.v;
-		if (edgeData_out)
-			*edgeData_out = NULL;
-		if (numDependencies_out)
-			*numDependencies_out = m->deps.n;
-	}
-	simt_unlock();
-	return cudaSuccess;
-}
-
-cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
-						cudaGraphNode_t *dependencies,
-						const cudaGraphEdgeData *dependencyData,
-						size_t numDependencies,
-						unsigned int flags)
-{
-	struct simt_stream_capture *m;
-	cudaError_t e;
-	size_t i;
-
-	(void)dependencyData;
-	if (flags > cudaStreamSetCaptureDependencies ||
-	    (numDependencies && !dependencies))
-		return fail(cudaErrorInvalidValue);
-	if (!simt_stream_valid(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	simt_lock();
-	m = simt_capture_live ? member_of(stream, &e) : NULL;
-	if (!m) {
-		simt_unlock();
-		return fail(cudaErrorIllegalState);
-	}
-	e = deps_ok(m->cap->graph, dependencies, numDependencies);
-	if (e == cudaSuccess) {
-		if (flags == cudaStreamSetCaptureDependencies)
-			m->deps.n = 0;
-		for (i = 0; i < numDependencies; i++)
-			list_add_new(&m->deps, dependencies[i]);
-	}
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
-}
-
-cudaError_t cudaThreadExchangeStreamCaptureMode(
-	enum cudaStreamCaptureMode *mode)
-{
-	enum cudaStreamCaptureMode old = thread_mode;
-
-	if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
-		return fail(cudaErrorInvalidValue);
-	thread_mode = *mode;
-	*mode = old;
-	return cudaSuccess;
-}

@@ -1366,9 +1366,19 @@ void simt_hz_exit(struct block_ctx *bc, const struct warp *w, uint32_t lanes)
 		return;
 	while (lanes) {
 		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
+		const struct hz_thread *t = &hb->t[tid];
+		struct hz_acc *a = &hb->exited;
 
 		lanes &= lanes - 1;
-		acc_add(hb, &hb->exited, tid);
+		/* usual case: the lane's snapshot is the one joined last, so
+		 * only its own clock is new */
+		if (a->vc && a->last == t->snap && !hb->Lon[w->id] &&
+		    (!t->xk || a->xk == t->xk)) {
+			if (t->clk > a->vc->c[tid])
+				a->vc->c[tid] = t->clk;
+			continue;
+		}
+		acc_add(hb, a, tid);
 	}
 }
 
@@ -2180,6 +2190,121 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 	return lanes;
 }
 
+/* Sets the n bits from off: whole bytes by a store of all ones (bits are
+ * only ever set, so a byte whose every bit is ours cannot lose another
+ * thread's), the ends bit by bit. */
+static void bits_set_span(uint8_t *bits, uint64_t off, uint64_t n, bool atomic)
+{
+	uint64_t end = off + n;
+
+	for (; off < end && (off & 7); off++)
+		bits_or(&bits[off >> 3], (uint8_t)(1u << (off & 7)), atomic);
+	for (; off + 8 <= end; off += 8) {
+		if (atomic)
+			__atomic_store_n(&bits[off >> 3], 0xff, __ATOMIC_RELAXED);
+		else
+			bits[off >> 3] = 0xff;
+	}
+	for (; off < end; off++)
+		bits_or(&bits[off >> 3], (uint8_t)(1u << (off & 7)), atomic);
+}
+
+/* Whether the n bits from off are all set, a 64-bit word at a time. */
+static bool span_all(const uint8_t *bits, uint64_t off, uint64_t n)
+{
+	uint64_t end = off + n, x;
+
+	while (off < end && (off & 63)) {
+		if (!(bits[off >> 3] >> (off & 7) & 1))
+			return false;
+		off++;
+	}
+	for (; off + 64 <= end; off += 64) {
+		memcpy(&x, bits + (off >> 3), 8);
+		if (x != UINT64_MAX)
+			return false;
+	}
+	for (; off < end; off++)
+		if (!(bits[off >> 3] >> (off & 7) & 1))
+			return false;
+	return true;
+}
+
+/* A coalesced access: the lanes, one unbroken run of them, touch
+ * consecutive n-byte pieces of one region (shared memory, or one global
+ * allocation with a shadow) from a 4-aligned address.  The region and
+ * the initialised bytes are then checked once for the whole run, and
+ * each granule goes through read4/write4 with the lane it belongs to.
+ * Returns the lanes left for the other paths: all of them when the
+ * access is not of this shape, else those from the first granule that
+ * needs the full check (granules of it already done are found again as
+ * read4/write4 left them). */
+HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
+			struct where *wh, const struct warp *w, uint32_t lanes,
+			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc)
+{
+	unsigned f = (unsigned)__builtin_ctz(lanes), l;
+	uint32_t run = lanes >> f, cnt, g, ng, per = n / 4;
+	uint32_t base = bc->L->hz_base, tid0 = w->id * 32 + f;
+	uint8_t *p0 = ptr[f];
+	uint64_t off = (uint64_t)(p0 - bc->shared), a = (uint64_t)(uintptr_t)p0;
+	uint64_t len;
+	struct hz_word *wd;
+	bool shared;
+
+	if (run & (run + 1))
+		return lanes;           /* not one unbroken run */
+	cnt = (uint32_t)__builtin_popcount(run);
+	if (cnt < 4)
+		return lanes;
+	for (l = 1; l < cnt; l++)
+		if (ptr[f + l] != p0 + (size_t)l * n)
+			return lanes;
+	len = (uint64_t)cnt * n;
+	if (off < bc->L->shared_size) {
+		if ((off & 3) || off + len > bc->L->shared_size)
+			return lanes;
+		shared = true;
+		wd = &hb->ssh[off >> 2];
+		if (kind == HZ_READ && off < hb->init_limit &&
+		    !span_all(hb->sinit, off, len))
+			return lanes;
+	} else {
+		if (!hb->global_ok || (a & 3) ||
+		    (uint64_t)(p0 - bc->local) < bc->local_cap ||
+		    !(a - wh->lo < wh->size || global_where(bc, a, wh)))
+			return lanes;
+		off = a - wh->lo;
+		if (off + len > wh->size)
+			return lanes;
+		shared = false;
+		wd = &wh->sh[off >> 2];
+		if (kind == HZ_READ && wh->init && !span_all(wh->init, off, len))
+			return lanes;
+	}
+	ng = (uint32_t)(len / 4);
+	if (kind == HZ_READ) {
+		for (g = 0; g < ng; g++)
+			if (!read4(hb, wd + g, tid0 + g / per, pc, base, shared))
+				break;
+	} else {
+		for (g = 0; g < ng; g++)
+			if (!write4(hb, wd + g, tid0 + g / per, pc, base, shared))
+				break;
+		/* the lanes fully written are initialised; the rest are
+		 * marked by the path that finishes them */
+		if (g / per) {
+			if (shared)
+				bits_set_span(hb->sinit, off, (uint64_t)(g / per) * n, false);
+			else if (wh->init)
+				bits_set_span(wh->init, off, (uint64_t)(g / per) * n, true);
+		}
+	}
+	if (g == ng)
+		return 0;
+	return lanes & ~((1u << (f + g / per)) - 1);
+}
+
 /* The fast paths with the size a constant, so each is compiled for it;
  * the lanes they leave are returned. */
 static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
@@ -2187,6 +2312,14 @@ static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
 			    uint32_t lanes, uint8_t *const *ptr, uint32_t n,
 			    int kind, uint32_t pc)
 {
+	switch (n) {
+	case 4: lanes = run_access(bc, hb, wh, w, lanes, ptr, 4, kind, pc); break;
+	case 8: lanes = run_access(bc, hb, wh, w, lanes, ptr, 8, kind, pc); break;
+	case 16: lanes = run_access(bc, hb, wh, w, lanes, ptr, 16, kind, pc); break;
+	default: return lanes;
+	}
+	if (!lanes)
+		return 0;
 	if (kind == HZ_READ) {
 		switch (n) {
 		case 4: return fast_reads(bc, hb, wh, w, lanes, ptr, 4, pc);

@@ -36,6 +36,31 @@
 		} \
 	} while (0)
 
+/* Bit count without a library call on CPUs built for without POPCNT. */
+static inline uint32_t popc(uint32_t m)
+{
+	m = m - ((m >> 1) & 0x55555555u);
+	m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+	m = (m + (m >> 4)) & 0x0f0f0f0fu;
+	return (m * 0x01010101u) >> 24;
+}
+
+/* Lane mask of a predicate operand, honouring '!'. */
+static inline uint32_t pred_of(uint64_t *const *bases, struct simt_opnd o)
+{
+	uint32_t p = (uint32_t)R(o)[0];
+
+	return o.neg ? ~p : p;
+}
+
+static inline void pred_set(uint64_t *const *bases, struct simt_opnd o,
+			    uint32_t bits, uint32_t lanes)
+{
+	uint64_t *row = R(o);
+
+	row[0] = ((uint32_t)row[0] & ~lanes) | (bits & lanes);
+}
+
 static inline float u2f(uint64_t v)
 {
 	uint32_t u = (uint32_t)v;

@@ -829,7 +829,7 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	free(L.kparams);
 	if (simt_counters_on) {
 		L.total.blocks = L.nblocks;
-		simt_counters_add(fn->name, &L.total, simt_now() - t0);
+		simt_counters_add(fn->name, &L.total, simt_now() - t0, L.device);
 	}
 	pthread_mutex_destroy(&L.lock);
 	simt_hz_launch_end(&L);

@@ -35,9 +35,11 @@ static bool device_range(const void *p, size_t n)
 
 /* ---- allocation ---- */
 
-/* `sync`: a call a capture may forbid (not a stream-ordered one). */
-static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
-			 bool sync)
+/* `sync`: a call a capture may forbid (not a stream-ordered one);
+ * `device`: where it goes (stream-ordered allocations go to the
+ * stream's device). */
+static cudaError_t alloc_on(void **ptr, size_t size, int kind, unsigned flags,
+			    bool sync, int device)
 {
 	ENTER();
 	if (sync)
@@ -49,9 +51,15 @@ static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
 		return cudaSuccess;
 	}
 	simt_lock();
-	*ptr = simt_mem_alloc(size, kind, flags);
+	*ptr = simt_mem_alloc_on(size, kind, flags, device);
 	simt_unlock();
 	return *ptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
+static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
+			 bool sync)
+{
+	return alloc_on(ptr, size, kind, flags, sync, simt_current_device());
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
@@ -80,7 +88,10 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 
 	if (simt_capture_live && simt_capture_refuse(stream, &e))
 		return e;
-	return alloc(devPtr, size, MEM_DEVICE, 0, false);
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	return alloc_on(devPtr, size, MEM_DEVICE, 0, false,
+			simt_stream_device(stream));
 }
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,

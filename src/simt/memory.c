@@ -146,9 +146,13 @@ static void hz_detach(struct simt_alloc *al)
 
 void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 {
+	return simt_mem_alloc_on(size, kind, flags, simt_current_device());
+}
+
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
+{
 	struct simt_alloc al = {0};
 	size_t round = (size + 255) / 256 * 256;
-	int ctx = simt_current_device();
 	void *p;
 
 	if (size == 0)
@@ -415,10 +419,10 @@ void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
 			    uint64_t n, const char *what, int d)
 {
-	simt_buf_printf(b, "%s of %llu bytes by a kernel on device %d to ", what,
-			(unsigned long long)n, d);
+	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
 	describe_alloc(b, al);
-	simt_buf_printf(b, " of device %d without peer access (call "
-			"cudaDeviceEnablePeerAccess(%d, 0) with device %d "
-			"current first)", al->device, al->device, d);
+	simt_buf_printf(b, " of device %d by a kernel on device %d, which has "
+			"no peer access to device %d (enable it with "
+			"cudaDeviceEnablePeerAccess(%d, 0) while device %d is "
+			"current)", al->device, d, al->device, al->device, d);
 }

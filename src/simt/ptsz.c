@@ -119,6 +119,11 @@ cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags)
 	return cudaStreamGetFlags(pt(stream), flags);
 }
 
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device)
+{
+	return cudaStreamGetDevice(pt(stream), device);
+}
+
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority)
 {
 	return cudaStreamGetPriority(pt(stream), priority);

@@ -151,6 +151,8 @@ struct ptx_parser {
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
 			...) __attribute__((format(printf, 3, 4)));
 void ptx_lex_next(struct ptx_lexer *lx);
+/* ptx_summary.c: the module's summaries, computed after parsing. */
+void ptx_finish(struct ptx_parser *ps);
 
 /* decode.c */
 void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,

@@ -534,6 +534,31 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned flags)
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
 
+/* The link between two distinct devices: peer access, native atomics and
+ * CUDA array access all supported, every link ranked the same (0). */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, int attr, int srcDevice,
+				      int dstDevice)
+{
+	if (!value)
+		return fail(cudaErrorInvalidValue);
+	if (!valid_device(srcDevice) || !valid_device(dstDevice) ||
+	    srcDevice == dstDevice)
+		return fail(cudaErrorInvalidDevice);
+	switch (attr) {
+	case 1: /* cudaDevP2PAttrPerformanceRank */
+	case 5: /* cudaDevP2PAttrOnlyPartialNativeAtomicSupported */
+		*value = 0;
+		return cudaSuccess;
+	case 2: /* cudaDevP2PAttrAccessSupported */
+	case 3: /* cudaDevP2PAttrNativeAtomicSupported */
+	case 4: /* cudaDevP2PAttrCudaArrayAccessSupported */
+		*value = 1;
+		return cudaSuccess;
+	default:
+		return fail(cudaErrorInvalidValue);
+	}
+}
+
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
 	cudaError_t e = cudaSuccess;
@@ -697,6 +722,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags)
 	if (!flags || !stream_ok(stream))
 		return fail(cudaErrorInvalidValue);
 	*flags = (uintptr_t)stream <= 2 ? 0 : stream->flags;
+	return cudaSuccess;
+}
+
+/* The device a stream belongs to (the current one for the default
+ * streams). */
+cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
+{
+	if (!device || !stream_ok(stream))
+		return fail(cudaErrorInvalidValue);
+	*device = simt_stream_device(stream);
 	return cudaSuccess;
 }
 

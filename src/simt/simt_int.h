@@ -409,8 +409,9 @@ struct simt_alloc {
 	uint8_t *init;
 };
 
-/* Allocates on the calling thread's current device. */
+/* Allocates on the calling thread's current device, or on device d. */
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
 /* Tracks memory simt did not allocate (module variables, registrations). */
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
@@ -459,7 +460,6 @@ struct simt_device {
 	struct cudaDeviceProp prop;
 	int memory_clock_khz;
 	int clock_khz;
-	double fp32_tflops;
 	const char *key;
 };
 /* The profile every device shares (CUDALAB_SIMT_DEVICE). */
@@ -623,8 +623,9 @@ struct simt_counts {
 };
 
 extern bool simt_counters_on;
+/* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
-		       double seconds);
+		       double seconds, int device);
 void simt_counters_init(void);
 /* Public, for programs that read their own counters while they run (lab.h
  * declares it weak): sets *value to the counter `name` (a key of the

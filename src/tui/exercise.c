@@ -864,6 +864,8 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 		j.req.st = t->cfg->st;
 		run_record(&j.req, &j.res);
 		show_result(x, &j.res);
+		if (j.res.backend_note)
+			results_add(x, UI_WARN, "%s", j.res.backend_note);
 		x->next = NULL;
 		if (j.res.status == RUN_PASS && !j.res.not_recorded)
 			offer_next(t, x);

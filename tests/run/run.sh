@@ -275,6 +275,46 @@ sys.exit(0 if ("hazard",) in rows and ("wrong",) in rows else 1)' \
 		"$CUDALAB_HOME/progress.db" || note "hazard and wrong attempts not recorded"
 }
 
+# An exercise with "gpus: 3": simt is given three devices; a machine with
+# one GPU (CUDALAB_GPU=1) refuses --backend gpu, and auto falls back to
+# simt, saying so; over SLURM, srun is asked for three GPUs.
+exercise_needing_three_gpus() {
+	DV=$FIX/exercises/devices
+	if [ ! -f "$T/simt/libcudalab-simt.a" ]; then
+		mkdir -p "$T/simt"
+		${CC:-cc} -c -o "$T/fake-simt.o" "$FIX/fake-simt.c" &&
+			ar rcs "$T/simt/libcudalab-simt.a" "$T/fake-simt.o" ||
+			note "cannot build the stand-in library"
+	fi
+	lib=$T/simt/libcudalab-simt.a
+	clenv CUDALAB_GPU=0 CUDALAB_SIMT_LIB="$lib" "$BIN" check devices --file "$DV/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['backend'] == 'simt' and d['device']['name'] == 'CUDALAB_SIMT_GPUS=3' and 'backend_note' not in d"
+	cl check devices --backend gpu --file "$DV/solution.cu"
+	expect_rc 2
+	expect_err "this exercise needs 3 GPUs and this machine has 1; use --backend simt (or auto)"
+	clenv CUDALAB_SIMT_LIB="$lib" "$BIN" check devices --file "$DV/solution.cu"
+	expect_rc 0
+	expect_err "this exercise needs 3 GPUs and this machine has 1: it runs on simt"
+	clenv CUDALAB_SIMT_LIB="$lib" "$BIN" check devices --file "$DV/solution.cu" --json
+	expect_rc 0
+	json_expect "d['backend'] == 'simt' and d['device']['name'] == 'CUDALAB_SIMT_GPUS=3' and 'needs 3 GPUs' in d['backend_note']"
+	# one GPU needed: no note, the GPU used
+	cl check square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['backend'] == 'gpu' and 'backend_note' not in d"
+	far=$T/far-devices
+	mkdir -p "$far"
+	log=$T/standin-devices.log
+	clenv PATH="$SRC/tests/fixtures/remote:$(dirname "$BIN"):$PATH" REMOTE_HOME="$far" \
+		STANDIN_LOG="$log" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" check devices --backend slurm --file "$DV/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['remote_backend'] == 'simt' and d['device']['name'] == 'CUDALAB_SIMT_GPUS=3'"
+	grep -q -- "^srun --job-name=cudalab-[0-9]*-[0-9]* --ntasks=1 --gpus=3 .*remote --protocol 1$" "$log" ||
+		note "srun was not asked for three GPUs"
+}
+
 # The racy reduce-sum (blocks add into *out with a plain +=) on the real
 # simt, with the shipped exercise: a hazard under every input seed and
 # never recorded as passed; `cudalab run` of a racy program exits 123.
@@ -673,7 +713,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do

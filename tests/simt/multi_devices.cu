@@ -4,7 +4,8 @@
 // back), bad ordinals refused, the current device per host thread (a new
 // thread starts on device 0 and changing it there leaves the main thread's
 // alone), cudaMemGetInfo of the current device only, and
-// cudaPointerGetAttributes naming the device that owns an allocation.
+// cudaPointerGetAttributes naming the device that owns an allocation (a
+// stream-ordered one: the stream's device).
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -153,6 +154,18 @@ int main(void)
     cudaPointerAttributes a;
     CHECK(cudaPointerGetAttributes(&a, on2));
     expect_eq("big allocation owner", 0L, 2, a.device);
+    // a stream-ordered allocation belongs to the stream's device
+    cudaStream_t s3;
+    int *async3 = nullptr;
+    CHECK(cudaSetDevice(3));
+    CHECK(cudaStreamCreate(&s3));
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMallocAsync(&async3, 256, s3));
+    CHECK(cudaPointerGetAttributes(&a, async3));
+    expect_eq("cudaMallocAsync owner", 0L, 3, a.device);
+    CHECK(cudaFreeAsync(async3, s3));
+    CHECK(cudaStreamSynchronize(s3));
+    CHECK(cudaStreamDestroy(s3));
     float *pinned = nullptr, *managed = nullptr;
     CHECK(cudaSetDevice(1));
     CHECK(cudaMallocHost(&pinned, 256));

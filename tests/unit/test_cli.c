@@ -259,18 +259,20 @@ Test(cli, list_reading_json_shape)
 
 Test(cli, list_exercises_json_shape)
 {
-	static const char *const keys[] = { "id", "title", "lesson", "difficulty", "status", "best_ms" };
+	static const char *const keys[] = { "id",     "title",  "lesson", "difficulty",
+					    "gpus",   "status", "best_ms" };
 	struct result r = run(GOOD, "list", "exercises", "--json", NULL);
 	cJSON *root = cJSON_Parse(r.out), *e;
 
 	cr_assert_eq(r.code, 0);
 	cr_assert_eq(cJSON_GetArraySize(root), 1);
 	e = cJSON_GetArrayItem(root, 0);
-	assert_keys(e, keys, 6);
+	assert_keys(e, keys, 7);
 	cr_assert_str_eq(str(e, "id"), "ex-one");
 	cr_assert_str_eq(str(e, "title"), "Exercise one");
 	cr_assert_str_eq(str(e, "lesson"), "first");
 	cr_assert_eq(num(e, "difficulty"), 2);
+	cr_assert_eq(num(e, "gpus"), 1);
 	cr_assert_str_eq(str(e, "status"), "new");
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(e, "best_ms")));
 	cJSON_Delete(root);

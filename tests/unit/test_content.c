@@ -616,6 +616,57 @@ Test(content, exercise_checks)
 	drop_tree();
 }
 
+/* "gpus": 1 when absent, the value when 1 to 64, a diagnostic on the
+ * value otherwise (the exercise is left out, like a bad difficulty). */
+Test(content, exercise_gpus)
+{
+	const struct exercise *e;
+	struct catalog *c;
+
+	temp_tree();
+	put("lessons/a.md", "---\nid: les\ntitle: T\nsection: S\norder: 1\n"
+			    "minutes: 3\nexercises: [one, four, most, zero, many, word]\n"
+			    "---\n");
+	put_exercise("one", "---\nid: one\ntitle: T\nlesson: les\norder: 1\n"
+			    "difficulty: 1\nhints: [h]\n---\n");
+	put_exercise("four", "---\nid: four\ntitle: T\nlesson: les\norder: 2\n"
+			     "difficulty: 1\nhints: [h]\ngpus: 4\n---\n");
+	put_exercise("most", "---\nid: most\ntitle: T\nlesson: les\norder: 3\n"
+			     "difficulty: 1\nhints: [h]\ngpus: 64\n---\n");
+	put_exercise("zero", "---\nid: zero\ntitle: T\nlesson: les\norder: 4\n"
+			     "difficulty: 1\nhints: [h]\ngpus: 0\n---\n");
+	put_exercise("many", "---\nid: many\ntitle: T\nlesson: les\norder: 5\n"
+			     "difficulty: 1\nhints: [h]\ngpus: 65\n---\n");
+	put_exercise("word", "---\nid: word\ntitle: T\nlesson: les\norder: 6\n"
+			     "difficulty: 1\nhints: [h]\ngpus: two\n---\n");
+	c = catalog_load(root);
+	expect_n_diags(c, 5);
+	expect_diag(c, 0, "exercises/many/exercise.md", 8, 7,
+		    "\"gpus\" must be 1 to 64, got 65");
+	expect_diag(c, 1, "exercises/word/exercise.md", 8, 7,
+		    "\"gpus\" must be an integer, got \"two\"");
+	expect_diag(c, 2, "exercises/zero/exercise.md", 8, 7,
+		    "\"gpus\" must be 1 to 64, got 0");
+	/* "exercises: [one, four, most, zero, many, word]" */
+	expect_diag(c, 3, "lessons/a.md", 7, 30, "unknown exercise \"zero\"");
+	expect_diag(c, 4, "lessons/a.md", 7, 36, "unknown exercise \"many\"");
+	e = catalog_exercise(c, "one");
+	cr_assert_not_null(e);
+	cr_expect_eq(e->gpus, 1);
+	e = catalog_exercise(c, "four");
+	cr_assert_not_null(e);
+	cr_expect_eq(e->gpus, 4);
+	e = catalog_exercise(c, "most");
+	cr_assert_not_null(e);
+	cr_expect_eq(e->gpus, 64);
+	/* a value of the wrong type is reported and the default kept */
+	e = catalog_exercise(c, "word");
+	cr_assert_not_null(e);
+	cr_expect_eq(e->gpus, 1);
+	catalog_free(c);
+	drop_tree();
+}
+
 Test(content, yaml_reader_error_and_second_document)
 {
 	struct catalog *c;

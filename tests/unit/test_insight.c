@@ -112,6 +112,25 @@ Test(insight, without_work_figures_the_touched_bytes_stand_in)
 	free(json);
 }
 
+Test(insight, a_device_without_known_peaks_gets_no_ridge)
+{
+	/* A device the harness has no datasheet for: no peaks, so the
+	 * intensity (65536 FLOPs over 4096 sectors = 131072 bytes: 0.50) is
+	 * given without a verdict borrowed from another GPU. */
+	char *json = xstrdup("{\"status\":\"pass\",\"device\":{\"name\":\"Some GPU\"},"
+			     "\"simt\":{\"total\":{\"global_load_requests\":1024,"
+			     "\"global_load_sectors\":4096,\"flops_f32\":65536}}}");
+	char **lines;
+	size_t n = run_insights(json, &lines);
+
+	cr_assert_str_eq(line(lines, n, "arithmetic intensity"),
+			 "arithmetic intensity 0.50 FLOP per byte touched (no peaks are known "
+			 "for this device to place it against)");
+	cr_assert_null(line(lines, n, "roofline"));
+	run_insights_free(lines, n);
+	free(json);
+}
+
 Test(insight, a_check_without_counters_or_timing_says_nothing)
 {
 	char **lines;

@@ -83,6 +83,72 @@ Test(remote, bad_requests_are_refused_with_a_reason)
 	}
 }
 
+/* An exercise needing several devices sends "gpus N"; one needing one
+ * sends nothing (requests read as before), and the far side reads 1. */
+Test(remote, request_carries_the_gpus_an_exercise_needs)
+{
+	struct run_remote_request rq = { .mode = RUN_CHECK, .exercise = "ring", .seed = -1,
+					 .gpus = 4 }, back;
+	struct strbuf sb;
+	char *error = NULL;
+
+	sb_init(&sb);
+	run_remote_request_text(&rq, &sb);
+	cr_expect(strstr(sb.s, "\ngpus 4\n") != NULL, "%s", sb.s);
+	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
+	cr_expect_eq(back.gpus, 4);
+	run_remote_request_free(&back);
+	sb_free(&sb);
+
+	rq.gpus = 1;
+	sb_init(&sb);
+	run_remote_request_text(&rq, &sb);
+	cr_expect(strstr(sb.s, "gpus") == NULL, "%s", sb.s);
+	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
+	cr_expect_eq(back.gpus, 1);
+	run_remote_request_free(&back);
+	sb_free(&sb);
+
+	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+			   "gpus 65\nend\n", &back, &error), -1);
+	cr_expect(error && strstr(error, "bad request line \"gpus 65\""), "%s", error);
+	free(error);
+	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
+			   "gpus 0\nend\n", &back, &error), -1);
+	free(error);
+}
+
+/* srun's GPU request grows to what the exercise needs, in the form the
+ * configuration uses; forms it cannot read stay as they are. */
+Test(remote, slurm_gpus_request)
+{
+	static const struct {
+		const char *configured;
+		int gpus;
+		const char *want;
+	} cases[] = {
+		{ "--gpus=1", 1, "--gpus=1" },
+		{ "--gpus=1", 4, "--gpus=4" },
+		{ "--gpus=8", 4, "--gpus=8" },
+		{ "--gpus=a100:1", 2, "--gpus=a100:2" },
+		{ "--gres=gpu:1", 3, "--gres=gpu:3" },
+		{ "--gres=gpu:h100:2", 4, "--gres=gpu:h100:4" },
+		{ "--gres=gpu:h100", 2, "--gres=gpu:h100:2" },
+		{ "--gres=gpu", 2, "--gres=gpu:2" },
+		{ "--gres=gpu:h100", 1, "--gres=gpu:h100" },
+		{ "--gpus-per-node=1", 4, "--gpus-per-node=1" },
+		{ "none", 4, "none" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = run_slurm_gpus(cases[i].configured, cases[i].gpus);
+
+		cr_expect_str_eq(got, cases[i].want, "%s for %d GPUs", cases[i].configured,
+				 cases[i].gpus);
+		free(got);
+	}
+}
+
 Test(remote, file_names)
 {
 	cr_expect(run_remote_good_name("include/cudalab/lab.h"));

@@ -245,6 +245,42 @@ Test(run, backend_ready_explains_what_is_missing)
 	cr_expect_null(why);
 }
 
+/* An exercise needing more GPUs than the machine has: auto runs it on
+ * simt and says why, --backend gpu is refused; enough GPUs, one GPU
+ * needed, or a count not known leave the choice alone. */
+Test(run, backend_for_an_exercise_needing_several_gpus)
+{
+	struct run_probe p = { .gpu = 1, .gpu_count = 2 };
+	enum run_backend b;
+	char *why, *note;
+
+	cr_expect_eq(run_backend_for(&p, BACKEND_AUTO, 4, &b, &why, &note), 0);
+	cr_expect_eq(b, BACKEND_SIMT);
+	cr_expect_null(why);
+	cr_assert_not_null(note);
+	cr_expect(strstr(note, "needs 4 GPUs and this machine has 2") != NULL, "%s", note);
+	free(note);
+	cr_expect_eq(run_backend_for(&p, BACKEND_GPU, 4, &b, &why, &note), -1);
+	cr_assert_not_null(why);
+	cr_expect(strstr(why, "needs 4 GPUs and this machine has 2") != NULL, "%s", why);
+	cr_expect(strstr(why, "--backend simt") != NULL, "%s", why);
+	cr_expect_null(note);
+	free(why);
+	cr_expect_eq(run_backend_for(&p, BACKEND_AUTO, 2, &b, &why, &note), 0);
+	cr_expect_eq(b, BACKEND_GPU);
+	cr_expect_null(note);
+	cr_expect_eq(run_backend_for(&p, BACKEND_SIMT, 4, &b, &why, &note), 0);
+	cr_expect_eq(b, BACKEND_SIMT);
+	cr_expect_null(note);
+	p.gpu_count = 0;
+	cr_expect_eq(run_backend_for(&p, BACKEND_GPU, 4, &b, &why, &note), 0);
+	cr_expect_eq(b, BACKEND_GPU);
+	p.gpu = 0;
+	cr_expect_eq(run_backend_for(&p, BACKEND_AUTO, 4, &b, &why, &note), 0);
+	cr_expect_eq(b, BACKEND_SIMT);
+	cr_expect_null(note);
+}
+
 /* --- child processes: driven through /bin/sh programs written here ---- */
 
 static void child_sh(struct run_child *c, char **argv, const char *script)
