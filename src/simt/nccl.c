@@ -412,7 +412,6 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 		      struct nccl_redop *red)
 {
 	const struct user_op *u;
-	size_t es = simt_nccl_type_size(type);
 
 	memset(red, 0, sizeof *red);
 	if (op >= SIMT_NCCL_SUM && op < SIMT_NCCL_AVG) {
@@ -470,7 +469,6 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	*red = u->red;
-	(void)es;
 	return 0;
 }
 
