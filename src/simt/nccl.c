@@ -916,6 +916,11 @@ static int collective(const struct coll_args *a)
 		       c->rank, n - 1);
 		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
+	if (a->count > SIZE_MAX / 8 / (size_t)n / (size_t)n) {
+		report("%s: count %zu of rank %d is too large for any buffer", fn,
+		       a->count, c->rank);
+		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
+	}
 	/* elements read from sendbuff and written to recvbuff by this rank */
 	sendn = recvn = a->count;
 	switch (a->kind) {

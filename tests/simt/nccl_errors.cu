@@ -57,6 +57,8 @@ int main()
                ncclInvalidArgument, "root 5 of rank 0");
     expect_err("peer -1", ncclSend(buf[0], 4, ncclFloat, -1, comms[0], s[0]),
                ncclInvalidArgument, "peer -1 of rank 0");
+    expect_err("huge count", ncclAllGather(buf[0], buf[0], (size_t)1 << 62, ncclFloat, comms[0], s[0]),
+               ncclInvalidArgument, "count 4611686018427387904 of rank 0 is too large");
     expect_err("host buffer", ncclAllReduce(host, buf[0], 4, ncclFloat, ncclSum, comms[0], s[0]),
                ncclInvalidArgument, "sendbuff");
     expect_err("small recvbuff", ncclAllReduce(buf[0], small, 8, ncclFloat, ncclSum, comms[0], s[0]),
