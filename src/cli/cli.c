@@ -59,7 +59,7 @@ const struct cli_verb cli_verbs[] = {
 	{ "watch", "EX [--backend B] [--file F] [--timeout S]",
 	  "check again every time you save", "Ctrl-C stops watching.\n", cli_watch },
 	{ "run", "[--backend B] [--timeout S] [--counters FILE] [-I DIR] [-D X] FILE... [-- ARGS]",
-	  "compile and run any CUDA program (.cu, .cpp, .c)",
+	  "compile and run any CUDA program (.cu, .cpp, .cc, .c)",
 	  "Runs the program on this terminal with ARGS and exits with its code:\n"
 	  "124 after --timeout, 125 when it does not compile, 128+N when it died of\n"
 	  "signal N, 123 when simt reported a hazard (a race, a barrier error or an\n"

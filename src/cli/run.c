@@ -41,7 +41,8 @@ static void add(const char ***v, size_t *n, const char *s)
 
 static int is_source(const char *f)
 {
-	return str_ends(f, ".cu") || str_ends(f, ".cpp") || str_ends(f, ".c");
+	return str_ends(f, ".cu") || str_ends(f, ".cpp") || str_ends(f, ".cc") ||
+	       str_ends(f, ".c");
 }
 
 /* "-I DIR" or "-IDIR" (and -D alike); returns 1 when argv[*i] was flag. */
@@ -97,7 +98,7 @@ static int parse_one(struct cli *c, int argc, char **argv, int *i, struct run_ar
 	} else if (argv[*i][0] == '-') {
 		return cli_usage_error(c, "run: unknown option '%s'", argv[*i]);
 	} else if (!is_source(argv[*i])) {
-		return cli_usage_error(c, "run: %s: not a .cu, .cpp or .c file", argv[*i]);
+		return cli_usage_error(c, "run: %s: not a .cu, .cpp, .cc or .c file", argv[*i]);
 	} else if (access(argv[*i], R_OK) != 0) {
 		return cli_usage_error(c, "run: %s: %s", argv[*i], strerror(errno));
 	} else {
@@ -122,7 +123,7 @@ static int parse(struct cli *c, int argc, char **argv, struct run_args *a)
 			return rc;
 	}
 	if (!a->n_sources)
-		return cli_usage_error(c, "run: no source file (.cu, .cpp or .c)");
+		return cli_usage_error(c, "run: no source file (.cu, .cpp, .cc or .c)");
 	return 0;
 }
 

@@ -1366,7 +1366,8 @@ static void relay_all(struct serve *s, struct far *f)
 
 static int is_program_source(const char *name)
 {
-	return str_ends(name, ".cu") || str_ends(name, ".cpp") || str_ends(name, ".c");
+	return str_ends(name, ".cu") || str_ends(name, ".cpp") || str_ends(name, ".cc") ||
+	       str_ends(name, ".c");
 }
 
 /* Runs this cudalab's own `run` over the request's files, relaying its

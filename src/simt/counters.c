@@ -2,6 +2,7 @@
  * exits if CUDALAB_SIMT_COUNTERS names a file, and readable while it runs
  * through cudalab_simt_counter(). */
 #include "simt_int.h"
+#include "nccl_int.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -154,7 +155,9 @@ static void write_counters(void)
 	fputs("],\"total\":{", f);
 	write_fields(f, launches, max_launch, seconds, &total);
 	write_devices(f, per_device);
-	fputs("}}\n", f);
+	fputc('}', f);
+	simt_nccl_model_json(f);
+	fputs("}\n", f);
 	fclose(f);
 }
 
@@ -192,6 +195,8 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 
 	if (!name || !value)
 		return -1;
+	if (strncmp(name, "comm_model.", 11) == 0)
+		return simt_nccl_model_counter(name, value);
 	/* Kernels are launched by this thread and run to completion before
 	 * the launch returns, so no launch is in flight here: turning the
 	 * counting on takes effect from the next launch. */

@@ -660,6 +660,9 @@ run_returns_the_programs_code() {
 	expect_rc 0
 	expect_out "from stdin"
 	expect_out "hello"
+	cl run "$FIX/programs/answer.cc"
+	expect_rc 3
+	expect_out "cc: 42"
 }
 
 run_signal_timeout_compile_error() {
@@ -703,6 +706,7 @@ run_usage_errors() {
 	expect_rc 2
 	cl run "$FIX/exercises/square/exercise.md"
 	expect_rc 2
+	expect_err "not a .cu, .cpp, .cc or .c file"
 	cl run
 	expect_rc 2
 }

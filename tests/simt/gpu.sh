@@ -43,10 +43,11 @@ for src in "$dir"/*.cu; do
 		[ -n "$want_exit" ] || want_exit=nonzero
 		;;
 	esac
-	# the cuBLAS programs link the real cuBLAS (on simt it is in the
-	# simt library)
+	# programs using cuBLAS or NCCL link the real libraries (on simt
+	# they are in the simt library)
 	libs=
 	grep -q '^#include <cublas' "$src" && libs="-lcublas -lcublasLt"
+	grep -qE '#include [<"](nccl|nccl_check)\.h[>"]' "$src" && libs="$libs -lnccl"
 	# shellcheck disable=SC2086
 	if ! "$NVCC" -lineinfo -arch=native -std=c++17 -I"$dir" "$src" -o "$out/$name" \
 		$libs >"$out/$name.log" 2>&1; then
