@@ -117,7 +117,7 @@ void simt_blas_count(const char *fn, double flops, bool f64, double seconds)
 		c.flops_f64 = (uint64_t)flops;
 	else
 		c.flops_f32 = (uint64_t)flops;
-	simt_counters_add(fn, &c, seconds);
+	simt_counters_add(fn, &c, seconds, simt_current_device());
 }
 
 /* ---- handle ---- */
