@@ -18,7 +18,7 @@ RUNS=${RUNS:-5}
 dir=$(cd "$(dirname "$0")" && pwd)/simt
 out=$BUILD/bench-simt
 mkdir -p "$out"
-for p in alu saxpy transpose sgemm cublas; do
+for p in alu saxpy transpose sgemm cublas matmul; do
 	"$NVCC" --no-compress -lineinfo -cudart none -arch=sm_80 "$dir/$p.cu" -o "$out/$p" \
 		-L"$BUILD" -lcudalab-simt -lpthread -lm
 	[ -f "$dir/$p.c" ] || continue
