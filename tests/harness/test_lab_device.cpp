@@ -85,6 +85,12 @@ static cudaError_t sync_point(void)
     return mock::sticky;
 }
 cudaError_t cudaDeviceSynchronize(void) { return sync_point(); }
+cudaError_t cudaGetDevice(int* d)
+{
+    *d = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 cudaError_t cudaMalloc(void** p, size_t n)
 {
     *p = calloc(1, n);
