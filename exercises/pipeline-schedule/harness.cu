@@ -356,7 +356,9 @@ static double check_run(lab::Lab& lab, const Shape& sh, bool is_gpipe,
         fprintf(stderr, "pipeline-schedule: %s: %lld of the %d forwards and backwards never "
                         "ran\n", name, missing, 2 * P * M);
     if (!lab.expect_host(std::vector<long long>{p.refused, missing},
-                         std::vector<long long>{0, 0}, lab::Tol{0, 0}))
+                         std::vector<long long>{0, 0}, lab::Tol{0, 0},
+                         lab::fmt("%s: [operations refused, forwards and backwards never "
+                                  "run] must be [0, 0]; stderr names them", name)))
         return -1;
     bool ok = true;
     for (int m = 0; m < M && ok; m++)
@@ -391,7 +393,11 @@ static double check_run(lab::Lab& lab, const Shape& sh, bool is_gpipe,
                         p.peak[s], bound);
         }
     }
-    if (!lab.expect_host(shape_bad, shape_want, lab::Tol{0, 0}))
+    if (!lab.expect_host(shape_bad, shape_want, lab::Tol{0, 0},
+                         is_gpipe ? "gpipe: 1 = that stage ran a backward before its last "
+                                    "forward (not GPipe)"
+                                  : "1f1b: non-zero = that stage's peak of stored activations, "
+                                    "above 1F1B's min(M, P - s)"))
         return -1;
     double makespan = 0, busy = 0;
     for (int s = 0; s < P; s++) {
@@ -410,7 +416,9 @@ static double check_run(lab::Lab& lab, const Shape& sh, bool is_gpipe,
             name, (unsigned long long)seed, P, M, makespan, 100 * bubble, 100 * ideal, peak,
             p.peak[0], p.transfer_bytes, p.transfer_bytes / 450e3);
     if (!lab.expect_host(std::vector<double>{bubble}, std::vector<double>{ideal},
-                         lab::Tol{1e-9, 0}))
+                         lab::Tol{1e-9, 0},
+                         lab::fmt("%s: the modelled pipeline bubble, against the ideal "
+                                  "(P-1)/(M+P-1)", name)))
         fprintf(stderr, "pipeline-schedule: %s: the bubble is %.1f %%, more than the "
                         "schedule's %.1f %%: some stage waits longer than it has to (look at "
                         "the order of its operations)\n", name, 100 * bubble, 100 * ideal);
@@ -449,7 +457,9 @@ static void run_case(lab::Lab& lab, const Shape& sh, uint64_t seed)
     // The point of 1F1B: with more micro-batches than stages, stage 0 holds
     // P activations instead of M.
     if (M > P && !lab.expect_host(std::vector<int>{fb_peak < gpipe_peak},
-                                  std::vector<int>{1}, lab::Tol{0, 0}))
+                                  std::vector<int>{1}, lab::Tol{0, 0},
+                                  "1 = 1F1B's peak of stored activations on stage 0 is "
+                                  "below GPipe's"))
         fprintf(stderr, "pipeline-schedule: 1F1B's peak of %d stored activations is not "
                         "below GPipe's %d\n", fb_peak, gpipe_peak);
 }

@@ -79,9 +79,11 @@
  *     caught.  Records max_abs_err / max_rel_err (null in the JSON when a
  *     non-finite value stood where a finite one was expected) and the first
  *     mismatch of the run.  Returns true when the output passed.
- * lab.expect_host(got_vector, want, tol)
+ * lab.expect_host(got_vector, want, tol, note = "")
  *     The same comparison for values already on the host (a host function's
- *     results, numbers derived from an output); no guard or canary.
+ *     results, numbers derived from an output); no guard or canary.  note,
+ *     when given, becomes the mismatch's note if these values fail: what
+ *     the numbers are ("1 = the stage broke the schedule's rule").
  * lab.time(fn, work)
  *     Does nothing in check mode, or when a check has already failed.  In
  *     bench mode on a GPU: warms up, then takes samples, each one an L2
@@ -1579,7 +1581,8 @@ public:
      * function's results, or numbers the harness derived from an output):
      * no guard, no canary. */
     template <class T>
-    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol)
+    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol,
+                     const std::string& note = std::string())
     {
         size_t n = std::min(got.size(), want.size());
         Compare c = compare_host(got.data(), want.data(), n, tol);
@@ -1588,6 +1591,8 @@ public:
             c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
                          want.size());
         }
+        if (!c.pass() && c.note.empty())
+            c.note = note;
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }

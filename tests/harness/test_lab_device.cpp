@@ -281,7 +281,10 @@ static int host_main(std::vector<const char*> args)
     lab.begin_case("right", 1);
     lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
     lab.begin_case("off", 1);
-    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.5}, lab::Tol{0.1, 0});
+    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.5}, lab::Tol{0.1, 0},
+                    "the second value is the sum");
+    // A note on values that pass is never shown.
+    lab.expect_host(std::vector<int>{3}, std::vector<int>{3}, lab::Tol{0, 0}, "unused");
     lab.begin_case("short", 1);
     lab.expect_host(std::vector<double>{1.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
     return lab.finish();
@@ -449,6 +452,7 @@ static void test_expect_host(void)
     cJSON* m = get(r.json, "mismatch");
     CHECK(str_of(m, "case") == "off" && num_of(m, "index") == 1);
     CHECK(num_of(m, "expected") == 2.5 && num_of(m, "got") == 2.0);
+    CHECK(str_of(m, "note") == "the second value is the sum");
     cJSON* cases = get(r.json, "cases");
     CHECK(cJSON_GetArraySize(cases) == 3);
     CHECK(str_of(cJSON_GetArrayItem(cases, 0), "status") == "pass");
