@@ -290,6 +290,20 @@ static int host_main(std::vector<const char*> args)
     return lab.finish();
 }
 
+// A harness that needs two devices, on the stand-in runtime's one.
+static int devices_main(std::vector<const char*> args)
+{
+    std::vector<char*> argv;
+    argv.push_back((char*)"devices");
+    for (const char* s : args)
+        argv.push_back((char*)s);
+    lab::Lab lab("devices", (int)argv.size(), argv.data());
+    lab.devices(1); // one is there: no error
+    lab.devices(2);
+    lab.begin_case("never", 1);
+    return lab.finish();
+}
+
 // Which harness a run starts; setup may switch it.
 static int (*entry)(std::vector<const char*>) = harness_main;
 
@@ -599,12 +613,23 @@ static void test_bench_simt(void)
     CHECK(num_of(get(get(r.json, "device"), "peak_tflops"), "fp32") == 66.9);
 }
 
+static void test_too_few_devices(void)
+{
+    Run r;
+    run(r, {"--mode", "check"}, [] { entry = devices_main; });
+    CHECK(r.code == 2 && str_of(r.json, "status") == "runtime_error");
+    cJSON* e = get(r.json, "error");
+    CHECK(str_of(e, "name") == "too_few_devices");
+    CHECK(str_of(e, "message") == "this exercise needs 2 devices and the machine has 1");
+}
+
 int main(void)
 {
     test_check_pass();
     test_check_untouched();
     test_check_canary_answers();
     test_expect_host();
+    test_too_few_devices();
     test_check_past_end();
     test_check_one_wrong_case();
     test_runtime_errors();
