@@ -1296,7 +1296,6 @@ inline uint64_t next_serial()
     return ++n;
 }
 
-/* A device allocation of n elements plus `guard` elements after them. */
 /* Makes `dev` the current device for the life of the scope and restores
  * the previous one after it; dev < 0 leaves the current device alone. */
 class DeviceScope {
@@ -1322,6 +1321,7 @@ private:
     int prev_ = -1;
 };
 
+/* A device allocation of n elements plus `guard` elements after them. */
 template <class T> class DeviceArray {
 public:
     DeviceArray() = default;
