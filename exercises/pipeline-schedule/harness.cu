@@ -407,8 +407,8 @@ static double check_run(lab::Lab& lab, const Shape& sh, bool is_gpipe,
     double bubble = 1.0 - busy / (P * makespan);
     double ideal = (double)(P - 1) / (M + P - 1);
     int peak = *std::max_element(p.peak.begin(), p.peak.end());
-    if (seed == lab.seed()) // once per shape
-        fprintf(stderr,
+    if (seed == lab.seed()) // once per shape, on stdout: shown after a pass too
+        printf(
             "pipeline-schedule: %s, seed %llu: stages=%d micro-batches=%d: modelled makespan "
             "%.0f units (forward 1, backward 2), bubble %.1f %% (ideal (P-1)/(M+P-1) = "
             "%.1f %%), peak stored activations %d (stage 0: %d); %lld bytes moved between "
