@@ -79,9 +79,11 @@
  *     caught.  Records max_abs_err / max_rel_err (null in the JSON when a
  *     non-finite value stood where a finite one was expected) and the first
  *     mismatch of the run.  Returns true when the output passed.
- * lab.expect_host(got_vector, want, tol)
+ * lab.expect_host(got_vector, want, tol, note = "")
  *     The same comparison for values already on the host (a host function's
- *     results, numbers derived from an output); no guard or canary.
+ *     results, numbers derived from an output); no guard or canary.  note,
+ *     when given, becomes the mismatch's note if these values fail: what
+ *     the numbers are ("1 = the stage broke the schedule's rule").
  * lab.time(fn, work)
  *     Does nothing in check mode, or when a check has already failed.  In
  *     bench mode on a GPU: warms up, then takes samples, each one an L2
@@ -107,6 +109,22 @@
  *     lab::inout(vec)       uploaded like an input, guarded like an output.
  * The canary is all bytes 0xFF for floating types (a NaN, never a right
  * answer for a finite expected value) and all bytes 0xA5 for integers.
+ *
+ * Several devices (exercises with "gpus: N" in their front matter):
+ *     lab.devices(n)          the harness needs devices 0 .. n-1; a machine
+ *                             with fewer gets a runtime_error
+ *                             "too_few_devices" naming both counts.  Then
+ *                             lab.call and lab.expect synchronize all n
+ *                             devices, and lab.call restores the device that
+ *                             was current before it.
+ *     lab::to_device_on(d, vec), lab::output_on<T>(d, n),
+ *     lab::inout_on(d, vec)   as above, allocated on device d; the array
+ *                             frees (and refills) itself on d, and
+ *                             lab.expect reads it back from any device.
+ *     lab::DeviceScope on(d)  makes d current until the end of the scope.
+ * The learner's function is called once from the harness's thread with
+ * one pointer (and stream, communicator...) per device, as a
+ * single-process multi-GPU program drives its devices.
  *
  * Inputs: lab::Rng (splitmix64) gives the same numbers for the same seed on
  * every machine: rng.uniform<T>(n, lo, hi) / rng.fill(ptr, n, lo, hi),
@@ -1278,13 +1296,40 @@ inline uint64_t next_serial()
     return ++n;
 }
 
+/* Makes `dev` the current device for the life of the scope and restores
+ * the previous one after it; dev < 0 leaves the current device alone. */
+class DeviceScope {
+public:
+    explicit DeviceScope(int dev)
+    {
+        if (dev < 0 || cudaGetDevice(&prev_) != cudaSuccess) {
+            prev_ = -1;
+            return;
+        }
+        if (dev != prev_)
+            check_cuda(cudaSetDevice(dev), "making a device current");
+    }
+    ~DeviceScope()
+    {
+        if (prev_ >= 0)
+            cudaSetDevice(prev_);
+    }
+    DeviceScope(const DeviceScope&) = delete;
+    DeviceScope& operator=(const DeviceScope&) = delete;
+
+private:
+    int prev_ = -1;
+};
+
 /* A device allocation of n elements plus `guard` elements after them. */
 template <class T> class DeviceArray {
 public:
     DeviceArray() = default;
-    DeviceArray(size_t n, size_t guard, const T* host)
-        : n_(n), guard_(guard), serial_(next_serial()), fresh_(!host)
+    /* dev >= 0: allocated on that device (the current one is restored). */
+    DeviceArray(size_t n, size_t guard, const T* host, int dev = -1)
+        : n_(n), guard_(guard), serial_(next_serial()), fresh_(!host), dev_(dev)
     {
+        DeviceScope on(dev_);
         size_t total = (n + guard) * sizeof(T);
         check_cuda(cudaMalloc((void**)&p_, total ? total : 1), "cudaMalloc");
         if (host) {
@@ -1300,13 +1345,16 @@ public:
     }
     ~DeviceArray()
     {
-        if (p_)
+        if (p_) {
+            DeviceScope on(dev_);
             cudaFree(p_);
+        }
     }
     DeviceArray(const DeviceArray&) = delete;
     DeviceArray& operator=(const DeviceArray&) = delete;
     DeviceArray(DeviceArray&& o) noexcept
-        : p_(o.p_), n_(o.n_), guard_(o.guard_), serial_(o.serial_), fresh_(o.fresh_)
+        : p_(o.p_), n_(o.n_), guard_(o.guard_), serial_(o.serial_), fresh_(o.fresh_),
+          dev_(o.dev_)
     {
         o.p_ = nullptr;
     }
@@ -1317,6 +1365,7 @@ public:
         std::swap(guard_, o.guard_);
         std::swap(serial_, o.serial_);
         std::swap(fresh_, o.fresh_);
+        std::swap(dev_, o.dev_);
         return *this;
     }
 
@@ -1328,10 +1377,13 @@ public:
     uint64_t serial() const { return serial_; }
     /* True for lab::output: the whole array started as canary. */
     bool fresh() const { return fresh_; }
+    /* The device it lives on; -1: the one current when it was made. */
+    int device() const { return dev_; }
 
     /* Fills the n elements (not the guard) with `byte`. */
     void refill(unsigned char byte) const
     {
+        DeviceScope on(dev_);
         if (n_)
             check_cuda(cudaMemset(p_, byte, n_ * sizeof(T)),
                        "filling an output with the second canary");
@@ -1353,6 +1405,7 @@ private:
     size_t n_ = 0, guard_ = 0;
     uint64_t serial_ = 0;
     bool fresh_ = false;
+    int dev_ = -1;
 };
 
 template <class T> inline DeviceArray<T> to_device(const std::vector<T>& h)
@@ -1366,6 +1419,19 @@ template <class T> inline DeviceArray<T> output(size_t n)
 template <class T> inline DeviceArray<T> inout(const std::vector<T>& h)
 {
     return DeviceArray<T>(h.size(), kGuard, h.data());
+}
+/* The same on device dev (lab.devices(n) must have asked for it). */
+template <class T> inline DeviceArray<T> to_device_on(int dev, const std::vector<T>& h)
+{
+    return DeviceArray<T>(h.size(), 0, h.data(), dev);
+}
+template <class T> inline DeviceArray<T> output_on(int dev, size_t n)
+{
+    return DeviceArray<T>(n, kGuard, nullptr, dev);
+}
+template <class T> inline DeviceArray<T> inout_on(int dev, const std::vector<T>& h)
+{
+    return DeviceArray<T>(h.size(), kGuard, h.data(), dev);
 }
 
 /* ------------------------------------------------------------------ Lab */
@@ -1436,6 +1502,24 @@ public:
         progress(fmt("case %s, seed %llu", name.c_str(), (unsigned long long)seed));
     }
 
+    /* The harness needs n devices (0 .. n-1): fewer ends the program with
+     * a runtime_error naming both counts.  From then on lab.call and
+     * lab.expect wait for every one of them, and lab.call makes the device
+     * that was current before it current again (the learner's code may
+     * leave another one current). */
+    void devices(int n)
+    {
+        int count = 0;
+        cuda(cudaGetDeviceCount(&count), "counting the devices");
+        if (n < 1 || count < n)
+            die("too_few_devices",
+                fmt("this exercise needs %d devices and the machine has %d%s", n, count,
+                    result_.simt ? " (simt: set CUDALAB_SIMT_GPUS)" : ""),
+                "counting the devices");
+        devices_ = n;
+    }
+    int device_count() const { return devices_; }
+
     /* Ends the program with status runtime_error when e is an error. */
     void cuda(cudaError_t e, const char* what)
     {
@@ -1451,15 +1535,34 @@ public:
             last_solve_serial_ = next_serial();
         }
         (void)cudaGetLastError(); /* not the learner's: clear it */
+        int current = 0;
+        if (devices_ > 1)
+            cuda(cudaGetDevice(&current), "reading the current device");
         fn();
         cuda(cudaGetLastError(), fmt("launching in %s()", label).c_str());
-        cuda(cudaDeviceSynchronize(), fmt("running %s()", label).c_str());
+        sync_all(fmt("running %s()", label).c_str());
+        if (devices_ > 1)
+            cuda(cudaSetDevice(current), "making the harness's device current again");
+    }
+
+    /* cudaDeviceSynchronize on every device lab.devices asked for. */
+    void sync_all(const char* what)
+    {
+        if (devices_ <= 1) {
+            cuda(cudaDeviceSynchronize(), what);
+            return;
+        }
+        DeviceScope keep(0);
+        for (int d = 0; d < devices_; d++) {
+            cuda(cudaSetDevice(d), "making a device current");
+            cuda(cudaDeviceSynchronize(), fmt("%s on device %d", what, d).c_str());
+        }
     }
 
     template <class T>
     bool expect(const DeviceArray<T>& got, const std::vector<T>& want, Tol tol)
     {
-        cuda(cudaDeviceSynchronize(), "waiting for the output");
+        sync_all("waiting for the output");
         std::vector<T> h = got.download();
         size_t n = std::min(got.size(), want.size());
         Compare c = compare_host(h.data(), want.data(), n, tol);
@@ -1478,7 +1581,8 @@ public:
      * function's results, or numbers the harness derived from an output):
      * no guard, no canary. */
     template <class T>
-    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol)
+    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol,
+                     const std::string& note = std::string())
     {
         size_t n = std::min(got.size(), want.size());
         Compare c = compare_host(got.data(), want.data(), n, tol);
@@ -1487,6 +1591,8 @@ public:
             c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
                          want.size());
         }
+        if (!c.pass() && c.note.empty())
+            c.note = note;
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }
@@ -1575,6 +1681,7 @@ private:
     size_t flush_bytes_ = 0;
     cudaEvent_t ev_[2] = {nullptr, nullptr};
     bool emitted_ = false;
+    int devices_ = 1;
 
     /* Where the run is, for the runner's progress line: one line in the
      * file CUDALAB_PROGRESS names, replaced at each step.  Best effort. */
@@ -1643,7 +1750,7 @@ private:
         auto t0 = std::chrono::steady_clock::now();
         fn();
         cuda(cudaGetLastError(), "launching the timed run");
-        cuda(cudaDeviceSynchronize(), "running the timed run");
+        sync_all("running the timed run");
         std::chrono::duration<double, std::milli> ms =
             std::chrono::steady_clock::now() - t0;
         result_.timing.stats = summarize({ms.count()});

@@ -366,6 +366,14 @@ int run_work_reset(const char *home, const struct exercise *ex, char **path, cha
 size_t run_insights(const char *result_json, char ***lines);
 void run_insights_free(char **lines, size_t n);
 
+/* NCCL on simt's communication model (the "comm_model" of simt's counters
+ * in the result): a first line naming the links and their bandwidths, then
+ * one line per kind of collective that ran, with its calls, bytes,
+ * modelled time on each link and algbw/busbw on the first; every figure is
+ * modelled, not measured.  Returns the number of lines, 0 when the result
+ * has no model; free with run_insights_free. */
+size_t run_comm_model(const char *result_json, char ***lines);
+
 /* --- programs (`cudalab run`) ----------------------------------------- */
 
 struct run_program {

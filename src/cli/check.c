@@ -333,6 +333,12 @@ static void print_result(const char *id, const struct run_result *r)
 		for (size_t i = 0; i < n; i++)
 			printf("    - %s\n", lines[i]);
 		run_insights_free(lines, n);
+		n = run_comm_model(r->json, &lines);
+		if (n)
+			printf("  NCCL communication (modelled):\n");
+		for (size_t i = 0; i < n; i++)
+			printf("    %s\n", lines[i]);
+		run_insights_free(lines, n);
 	}
 	cJSON_Delete(j);
 }

@@ -342,6 +342,93 @@ size_t run_insights(const char *result_json, char ***lines)
 	return n;
 }
 
+/* A link key of the model as people write it: "NVLink 4" for nvlink4. */
+static const char *link_name(const char *key)
+{
+	static const char *const names[][2] = { { "nvlink4", "NVLink 4" },
+						{ "pcie5", "PCIe 5" },
+						{ "ib400", "IB 400" } };
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(key, names[i][0]) == 0)
+			return names[i][1];
+	return key;
+}
+
+/* A modelled time: "0.053 us", "1.25 ms", "2.1 s". */
+static char *seconds_text(double s)
+{
+	if (s < 1e-3)
+		return xasprintf("%.3g us", s * 1e6);
+	if (s < 1)
+		return xasprintf("%.3g ms", s * 1e3);
+	return xasprintf("%.3g s", s);
+}
+
+/* One kind of collective: its calls and bytes, each link's modelled time,
+ * and the bandwidths on the first link. */
+static char *comm_line(const cJSON *links, const cJSON *kind)
+{
+	char *bytes = bytes_text(count(kind, "bytes"));
+	char *line = xasprintf("%s: %.0f call%s, %s: modelled", kind->string,
+			       count(kind, "calls"), count(kind, "calls") == 1 ? "" : "s", bytes);
+	const cJSON *link, *first = NULL;
+
+	free(bytes);
+	cJSON_ArrayForEach(link, links) {
+		const cJSON *m = item(kind, link->string);
+		char *t, *next;
+
+		if (!cJSON_IsObject(m))
+			continue;
+		t = seconds_text(count(m, "seconds"));
+		next = xasprintf("%s%s %s %s", line, first ? "," : "", link_name(link->string), t);
+		free(t);
+		free(line);
+		line = next;
+		if (!first)
+			first = link;
+	}
+	if (first) {
+		const cJSON *m = item(kind, first->string);
+		char *next = xasprintf("%s; on %s algbw %.4g GB/s, busbw %.4g GB/s", line,
+				       link_name(first->string), count(m, "algbw_GBps"),
+				       count(m, "busbw_GBps"));
+		free(line);
+		line = next;
+	}
+	return line;
+}
+
+size_t run_comm_model(const char *result_json, char ***lines)
+{
+	cJSON *j = result_json ? cJSON_Parse(result_json) : NULL;
+	const cJSON *model = item(item(j, "simt"), "comm_model");
+	const cJSON *links = item(model, "links"), *link, *kind;
+	size_t n = 0;
+
+	*lines = NULL;
+	if (cJSON_IsObject(model) && cJSON_IsObject(links)) {
+		char *head = xstrdup("modelled, not measured: the bytes NCCL's ring algorithm moves, "
+				     "over links of");
+
+		cJSON_ArrayForEach(link, links) {
+			char *next = xasprintf("%s%s %s %.4g GB/s", head,
+					       link == links->child ? "" : ",",
+					       link_name(link->string), count(links, link->string));
+			free(head);
+			head = next;
+		}
+		add(lines, &n, xasprintf("%s per direction", head));
+		free(head);
+		cJSON_ArrayForEach(kind, item(model, "collectives"))
+			if (cJSON_IsObject(kind))
+				add(lines, &n, comm_line(links, kind));
+	}
+	cJSON_Delete(j);
+	return n;
+}
+
 void run_insights_free(char **lines, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -641,6 +641,12 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		for (size_t i = 0; i < n; i++)
 			results_add(x, UI_TEXT, "  %s", lines[i]);
 		run_insights_free(lines, n);
+		n = run_comm_model(r->json, &lines);
+		if (n)
+			results_add(x, UI_SECTION, "NCCL communication (modelled):");
+		for (size_t i = 0; i < n; i++)
+			results_add(x, UI_TEXT, "  %s", lines[i]);
+		run_insights_free(lines, n);
 	}
 	if (r->err && *r->err && r->status != RUN_HAZARD) {
 		results_add(x, UI_DIM, "stderr:");

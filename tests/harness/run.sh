@@ -5,7 +5,11 @@
 # harness builds with its solution and with its starter, and both run.
 # With a GPU the solution must pass and the starter must not; without one,
 # both must report a well-formed runtime_error on the result descriptor and
-# exit 2.  When $BUILD/libcudalab-simt.a links an exercise, it runs there too.
+# exit 2.  When $BUILD/libcudalab-simt.a links an exercise, it runs there too,
+# with as many simulated devices as its "gpus: N" asks for.  Exercises that
+# include nccl.h are linked with -lnccl for the GPU, and run on simt only
+# when no NCCL library is installed or the machine has fewer GPUs than they
+# need.
 #
 # Run from the repository root with NVCC naming nvcc (empty: skipped);
 # SANITIZE=address,undefined builds the two test programs with sanitizers.
@@ -88,11 +92,13 @@ status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
 limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
-# run_check NAME PROG: runs PROG --mode check with the result on fd 3;
-# sets rc, st (its status) and nodev (1 when no device could be used).
+# run_check NAME PROG: runs PROG --mode check with the result on fd 3 (and
+# $need simulated devices, when it runs on simt); sets rc, st (its status)
+# and nodev (1 when no device could be used).
+need=1
 run_check() {
 	# shellcheck disable=SC2086
-	CUDALAB_RESULT_FD=3 $limit "$2" --mode check 3>"$TMP/$1.json" \
+	CUDALAB_SIMT_GPUS=$need CUDALAB_RESULT_FD=3 $limit "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
 	st=$(status "$TMP/$1.json")
@@ -133,10 +139,35 @@ fi
 if [ -f "$SIMT_LIB" ] && nm "$SIMT_LIB" 2>/dev/null | grep -q __ubsan_handle_; then
 	SIMT_LINK="$SIMT_LINK -Xcompiler=-fsanitize=undefined"
 fi
+# Devices on this machine (0 without nvidia-smi), and whether an NCCL
+# library is there to link the exercises that include nccl.h against.
+gpus_here=0
+if command -v nvidia-smi >/dev/null 2>&1; then
+	gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+fi
+have_nccl=0
+if printf 'int main(void){return 0;}\n' >"$TMP/nccl-probe.c" &&
+	${CC:-cc} "$TMP/nccl-probe.c" -o "$TMP/nccl-probe" -lnccl >/dev/null 2>&1; then
+	have_nccl=1
+fi
 ngpu=0
 for dir in exercises/*/; do
 	ex=$(basename "$dir")
 	[ -f "$dir/harness.cu" ] || continue
+	# "gpus: N" in the front matter: simt gets N devices, and a machine
+	# with fewer GPUs skips the GPU run (the runner would refuse it too).
+	need=$(sed -n 's/^gpus:[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "$dir/exercise.md" | head -n 1)
+	need=${need:-1}
+	nccl=""
+	if grep -q '#include <nccl.h>' "$dir"/*.cu; then nccl=-lnccl; fi
+	gpu_run=1
+	if [ -n "$nccl" ] && [ "$have_nccl" -eq 0 ]; then
+		echo "harness: $ex: no NCCL library here (libnccl): run on simt only"
+		gpu_run=0
+	elif [ "$need" -gt 1 ] && [ "$gpus_here" -gt 0 ] && [ "$gpus_here" -lt "$need" ]; then
+		echo "harness: $ex needs $need GPUs, this machine has $gpus_here: run on simt only"
+		gpu_run=0
+	fi
 	built=1
 	for f in harness solution kernel; do
 		if ! "$NVCC" -std=c++17 -O2 --no-compress -lineinfo -arch=compute_80 \
@@ -149,23 +180,25 @@ for dir in exercises/*/; do
 	done
 	[ "$built" -eq 1 ] || continue
 	for f in solution kernel; do
-		if "$NVCC" "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" -o "$TMP/$ex-$f" \
+		if [ "$gpu_run" -eq 0 ]; then
+			:
+		elif "$NVCC" "$TMP/$ex-harness.o" "$TMP/$ex-$f.o" -o "$TMP/$ex-$f" $nccl \
 			>"$TMP/log" 2>&1; then
 			ok
+			run_check "$ex-$f" "$TMP/$ex-$f"
+			if [ "$nodev" -eq 1 ]; then
+				# No usable GPU here: the failure must still be reported properly.
+				if [ "$rc" -eq 2 ] && [ "$st" = runtime_error ]; then ok; else
+					bad "$ex/$f" "without a device: exit $rc, status '$st'"
+				fi
+			else
+				ngpu=1
+				verdict "$ex" "$f"
+			fi
 		else
 			cat "$TMP/log"
 			bad "$ex/$f" "does not link"
 			continue
-		fi
-		run_check "$ex-$f" "$TMP/$ex-$f"
-		if [ "$nodev" -eq 1 ]; then
-			# No usable GPU here: the failure must still be reported properly.
-			if [ "$rc" -eq 2 ] && [ "$st" = runtime_error ]; then ok; else
-				bad "$ex/$f" "without a device: exit $rc, status '$st'"
-			fi
-		else
-			ngpu=1
-			verdict "$ex" "$f"
 		fi
 		[ -f "$SIMT_LIB" ] || continue
 		# shellcheck disable=SC2086

@@ -85,6 +85,12 @@ static cudaError_t sync_point(void)
     return mock::sticky;
 }
 cudaError_t cudaDeviceSynchronize(void) { return sync_point(); }
+cudaError_t cudaGetDevice(int* d)
+{
+    *d = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
 cudaError_t cudaMalloc(void** p, size_t n)
 {
     *p = calloc(1, n);
@@ -275,9 +281,26 @@ static int host_main(std::vector<const char*> args)
     lab.begin_case("right", 1);
     lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
     lab.begin_case("off", 1);
-    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.5}, lab::Tol{0.1, 0});
+    lab.expect_host(std::vector<double>{1.0, 2.0}, std::vector<double>{1.0, 2.5}, lab::Tol{0.1, 0},
+                    "the second value is the sum");
+    // A note on values that pass is never shown.
+    lab.expect_host(std::vector<int>{3}, std::vector<int>{3}, lab::Tol{0, 0}, "unused");
     lab.begin_case("short", 1);
     lab.expect_host(std::vector<double>{1.0}, std::vector<double>{1.0, 2.0}, lab::Tol{0, 0});
+    return lab.finish();
+}
+
+// A harness that needs two devices, on the stand-in runtime's one.
+static int devices_main(std::vector<const char*> args)
+{
+    std::vector<char*> argv;
+    argv.push_back((char*)"devices");
+    for (const char* s : args)
+        argv.push_back((char*)s);
+    lab::Lab lab("devices", (int)argv.size(), argv.data());
+    lab.devices(1); // one is there: no error
+    lab.devices(2);
+    lab.begin_case("never", 1);
     return lab.finish();
 }
 
@@ -443,6 +466,7 @@ static void test_expect_host(void)
     cJSON* m = get(r.json, "mismatch");
     CHECK(str_of(m, "case") == "off" && num_of(m, "index") == 1);
     CHECK(num_of(m, "expected") == 2.5 && num_of(m, "got") == 2.0);
+    CHECK(str_of(m, "note") == "the second value is the sum");
     cJSON* cases = get(r.json, "cases");
     CHECK(cJSON_GetArraySize(cases) == 3);
     CHECK(str_of(cJSON_GetArrayItem(cases, 0), "status") == "pass");
@@ -589,12 +613,23 @@ static void test_bench_simt(void)
     CHECK(num_of(get(get(r.json, "device"), "peak_tflops"), "fp32") == 66.9);
 }
 
+static void test_too_few_devices(void)
+{
+    Run r;
+    run(r, {"--mode", "check"}, [] { entry = devices_main; });
+    CHECK(r.code == 2 && str_of(r.json, "status") == "runtime_error");
+    cJSON* e = get(r.json, "error");
+    CHECK(str_of(e, "name") == "too_few_devices");
+    CHECK(str_of(e, "message") == "this exercise needs 2 devices and the machine has 1");
+}
+
 int main(void)
 {
     test_check_pass();
     test_check_untouched();
     test_check_canary_answers();
     test_expect_host();
+    test_too_few_devices();
     test_check_past_end();
     test_check_one_wrong_case();
     test_runtime_errors();

@@ -275,3 +275,46 @@ Test(insight, an_empty_kernel_is_not_praised_for_its_lanes)
 	run_insights_free(lines, n);
 	free(json);
 }
+
+/* NCCL's communication model, as NCCL on simt writes it: one all-reduce of
+ * 1 MiB over 4 ranks, each sending 2 * 3/4 * 1048576 = 1572864 bytes, which
+ * take 1572864 / 450e9 = 3.495 us on NVLink 4, / 64e9 = 24.58 us on PCIe 5
+ * and / 50e9 = 31.46 us on IB 400; algbw 1048576 / 3.495 us = 300 GB/s,
+ * busbw 300 * 2 * 3/4 = 450 GB/s.  Two sends of 1 MB each over PCIe 5 at
+ * 1.6 GB/s would be 1.25 ms: the ms form. */
+Test(insight, comm_model_is_shown_as_modelled)
+{
+	const char *json =
+		"{\"status\":\"pass\",\"simt\":{\"total\":{\"launches\":1},\"comm_model\":{"
+		"\"what\":\"modelled\",\"links\":{\"nvlink4\":450,\"pcie5\":64,\"ib400\":50},"
+		"\"collectives\":{\"all_reduce\":{\"calls\":1,\"bytes\":1048576,"
+		"\"bytes_sent\":6291456,\"bytes_received\":6291456,\"ranks\":[],"
+		"\"nvlink4\":{\"seconds\":3.49525333e-06,\"algbw_GBps\":300,\"busbw_GBps\":450},"
+		"\"pcie5\":{\"seconds\":2.4576e-05,\"algbw_GBps\":42.667,\"busbw_GBps\":64},"
+		"\"ib400\":{\"seconds\":3.145728e-05,\"algbw_GBps\":33.333,\"busbw_GBps\":50}},"
+		"\"send_recv\":{\"calls\":2,\"bytes\":2000000,"
+		"\"pcie5\":{\"seconds\":0.00125,\"algbw_GBps\":1.6,\"busbw_GBps\":1.6}}}}}}";
+	char **lines;
+	size_t n = run_comm_model(json, &lines);
+
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(lines[0], "modelled, not measured: the bytes NCCL's ring algorithm "
+				   "moves, over links of NVLink 4 450 GB/s, PCIe 5 64 GB/s, IB 400 "
+				   "50 GB/s per direction");
+	cr_assert_str_eq(lines[1], "all_reduce: 1 call, 1.05 MB: modelled NVLink 4 3.5 us, "
+				   "PCIe 5 24.6 us, IB 400 31.5 us; on NVLink 4 algbw 300 GB/s, "
+				   "busbw 450 GB/s");
+	cr_assert_str_eq(lines[2], "send_recv: 2 calls, 2.00 MB: modelled PCIe 5 1.25 ms; on "
+				   "PCIe 5 algbw 1.6 GB/s, busbw 1.6 GB/s");
+	run_insights_free(lines, n);
+}
+
+Test(insight, no_comm_model_without_nccl)
+{
+	char **lines;
+
+	cr_assert_eq(run_comm_model("{\"simt\":{\"total\":{\"launches\":1}}}", &lines), 0);
+	cr_assert_null(lines);
+	cr_assert_eq(run_comm_model(NULL, &lines), 0);
+	cr_assert_eq(run_comm_model("not json", &lines), 0);
+}
