@@ -2343,24 +2343,34 @@ static void bits_set_span(uint8_t *bits, uint64_t off, uint64_t n, bool atomic)
 		bits_or(&bits[off >> 3], (uint8_t)(1u << (off & 7)), atomic);
 }
 
-/* Whether the n bits from off are all set, a 64-bit word at a time. */
+/* Whether the n bits from off are all set: the partial bytes at the ends
+ * by a mask, the whole ones between a word at a time. */
 static bool span_all(const uint8_t *bits, uint64_t off, uint64_t n)
 {
 	uint64_t end = off + n, x;
+	uint8_t m;
 
-	while (off < end && (off & 63)) {
-		if (!(bits[off >> 3] >> (off & 7) & 1))
+	if (off & 7) {
+		uint64_t stop = (off | 7) + 1 < end ? (off | 7) + 1 : end;
+
+		m = (uint8_t)(((1u << (stop - off)) - 1) << (off & 7));
+		if ((bits[off >> 3] & m) != m)
 			return false;
-		off++;
+		off = stop;
 	}
 	for (; off + 64 <= end; off += 64) {
 		memcpy(&x, bits + (off >> 3), 8);
 		if (x != UINT64_MAX)
 			return false;
 	}
-	for (; off < end; off++)
-		if (!(bits[off >> 3] >> (off & 7) & 1))
+	for (; off + 8 <= end; off += 8)
+		if (bits[off >> 3] != 0xff)
 			return false;
+	if (off < end) {
+		m = (uint8_t)((1u << (end - off)) - 1);
+		if ((bits[off >> 3] & m) != m)
+			return false;
+	}
 	return true;
 }
 
