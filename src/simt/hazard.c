@@ -2103,7 +2103,7 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 	struct where wh = {0, 0, NULL, NULL};
 	uint8_t flags;
 
-	if (bc->hz->quiet && (kind != HZ_READ || flags_of(in, kind) ||
+	if (bc->hz->quiet && ((kind != HZ_READ && kind != HZ_WRITE) || flags_of(in, kind) ||
 			      (uint64_t)(p - bc->shared) < bc->L->shared_size))
 		quiet_end(bc->hz, bc->L->hz_base);
 	if (kind == HZ_WRITE_COLL) {
@@ -2612,9 +2612,11 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	if (!lanes)
 		return;
 	if (hb->quiet) {
-		if (kind != HZ_READ || flags)
+		/* plain global accesses leave it quiet: they change no clock
+		 * and no shared record */
+		if ((kind != HZ_READ && kind != HZ_WRITE) || flags)
 			quiet_end(hb, bc->L->hz_base);
-		else if (quiet_read(bc, hb, w, lanes, ptr, n, pc))
+		else if (kind == HZ_READ && quiet_read(bc, hb, w, lanes, ptr, n, pc))
 			return;
 		else if (any_shared(bc, lanes, ptr))
 			quiet_end(hb, bc->L->hz_base);
@@ -2640,7 +2642,8 @@ uint32_t simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 
 	if (flags_of(in, HZ_WRITE))
 		return lanes;
-	quiet_end(hb, bc->L->hz_base);
+	if (hb->quiet && any_shared(bc, lanes, ptr))
+		quiet_end(hb, bc->L->hz_base);
 	return fast_access(bc, hb, &wh, w, lanes, ptr, n, HZ_WRITE,
 			   (uint32_t)(in - bc->L->mod->code));
 }
