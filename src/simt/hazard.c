@@ -2480,8 +2480,20 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 static bool any_shared(const struct block_ctx *bc, uint32_t lanes,
 		       uint8_t *const *ptr)
 {
+	uint64_t ssize = bc->L->shared_size;
+	const uint8_t *s = bc->shared;
+	bool any = false;
+	unsigned l;
+
+	if (!ssize)
+		return false;
+	if (lanes == UINT32_MAX) {
+		for (l = 0; l < 32; l++)
+			any |= (uint64_t)(ptr[l] - s) < ssize;
+		return any;
+	}
 	for (; lanes; lanes &= lanes - 1)
-		if ((uint64_t)(ptr[__builtin_ctz(lanes)] - bc->shared) < bc->L->shared_size)
+		if ((uint64_t)(ptr[__builtin_ctz(lanes)] - s) < ssize)
 			return true;
 	return false;
 }
