@@ -29,6 +29,7 @@
  * record from an earlier launch is recognised by its clock alone. */
 #include "hazard.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1810,6 +1811,30 @@ static inline void rec_store(struct hz_rec *dst, const struct hz_rec *src)
 #endif
 }
 
+/* Stores the record of a plain whole-granule access (flags 0, all four
+ * bytes) built in registers: a record assembled field by field in memory
+ * and then copied as 16 bytes stalls on store forwarding. */
+_Static_assert(offsetof(struct hz_rec, clk) == 4 && offsetof(struct hz_rec, tid) == 8 &&
+	       offsetof(struct hz_rec, flags) == 10 && offsetof(struct hz_rec, mask) == 11 &&
+	       offsetof(struct hz_rec, pc) == 12 && sizeof(struct hz_rec) == 16,
+	       "rec_put_plain builds struct hz_rec in two 64-bit halves");
+
+static inline void rec_put_plain(struct hz_rec *dst, uint32_t block,
+				 uint32_t clk, uint32_t tid, uint32_t pc)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	uint64_t lo = block | (uint64_t)clk << 32;
+	uint64_t hi = (tid & 0xffffu) | 0xfu << 24 | (uint64_t)pc << 32;
+
+	_mm_store_si128((__m128i *)(void *)dst,
+			_mm_set_epi64x((long long)hi, (long long)lo));
+#else
+	struct hz_rec me = {block, clk, (uint16_t)tid, 0, 0xf, pc};
+
+	rec_store(dst, &me);
+#endif
+}
+
 /* Whether two strong accesses are morally strong to each other. */
 HOT bool both_strong(const struct hz_rec *r, uint8_t flags,
 			       uint32_t block)
@@ -2126,24 +2151,24 @@ static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 	return false;
 }
 
-/* The read record of a granule after a plain whole-granule read `me`
- * whose write record is ordered before it: the read replaces a record
+/* The read record of a granule after a plain whole-granule read by
+ * thread tid at clock clk whose write record is ordered before it: the read replaces a record
  * that is stale, ordered before it or of fewer bytes; an earlier read of
  * the whole granule that it does not know of stays. */
-HOT void note_read(struct hz_block *hb, struct hz_word *wd,
-		   const struct hz_rec *me, uint32_t base, bool shared)
+HOT void note_read(struct hz_block *hb, struct hz_word *wd, uint32_t clk,
+		   uint32_t tid, uint32_t pc, uint32_t base, bool shared)
 {
 	const struct hz_rec *r = &wd->r;
-	uint32_t blk = me->block, tid = me->tid;
+	uint32_t blk = hb->block;
 
 	if (r->clk <= base || (shared && r->block != blk)) {
-		rec_store(&wd->r, me);
+		rec_put_plain(&wd->r, blk, clk, tid, pc);
 	} else if ((r->block == blk && r->tid == tid) || ordered(hb, tid, r)) {
-		if (r->clk != me->clk || r->pc != me->pc || r->mask != 0xf || r->flags ||
+		if (r->clk != clk || r->pc != pc || r->mask != 0xf || r->flags ||
 		    r->block != blk || r->tid != tid)
-			rec_store(&wd->r, me);
+			rec_put_plain(&wd->r, blk, clk, tid, pc);
 	} else if (r->mask != 0xf) {
-		rec_store(&wd->r, me);
+		rec_put_plain(&wd->r, blk, clk, tid, pc);
 	}
 }
 
@@ -2155,7 +2180,6 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 {
 	uint32_t blk = hb->block;
 	const struct hz_rec *w = &wd->w;
-	struct hz_rec me;
 
 	if (w->clk > base && (!shared || w->block == blk)) {
 		if (w->block != blk || (w->flags & HZR_ASYNC))
@@ -2164,13 +2188,7 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 		    knows(hb, tid, w->tid) < w->clk)
 			return false;
 	}
-	me.block = blk;
-	me.clk = hb->t[tid].clk;
-	me.tid = (uint16_t)tid;
-	me.flags = 0;
-	me.mask = 0xf;
-	me.pc = pc;
-	note_read(hb, wd, &me, base, shared);
+	note_read(hb, wd, hb->t[tid].clk, tid, pc, base, shared);
 	return true;
 }
 
@@ -2208,18 +2226,10 @@ HOT bool fast_ordered(struct hz_block *hb, const struct hz_rec *r, uint32_t tid,
 HOT bool write4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 		uint32_t pc, uint32_t base, bool shared)
 {
-	struct hz_rec me;
-
 	if (!fast_ordered(hb, &wd->w, tid, base, shared) ||
 	    !fast_ordered(hb, &wd->r, tid, base, shared))
 		return false;
-	me.block = hb->block;
-	me.clk = hb->t[tid].clk;
-	me.tid = (uint16_t)tid;
-	me.flags = 0;
-	me.mask = 0xf;
-	me.pc = pc;
-	rec_store(&wd->w, &me);
+	rec_put_plain(&wd->w, hb->block, hb->t[tid].clk, tid, pc);
 	return true;
 }
 
@@ -2410,17 +2420,11 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 		while (lanes) {
 			uint32_t l = (uint32_t)__builtin_ctz(lanes), tid = e->warp * 32u + l, g;
 			uint32_t off = e->off[l];
-			struct hz_rec me;
+			uint32_t clk = hb->t[tid].clk - (hb->arrived[e->warp] >> l & 1);
 
 			lanes &= lanes - 1;
-			me.block = hb->block;
-			me.clk = hb->t[tid].clk - (hb->arrived[e->warp] >> l & 1);
-			me.tid = (uint16_t)tid;
-			me.flags = 0;
-			me.mask = 0xf;
-			me.pc = e->pc;
 			for (g = off >> 2; g < (off + e->n) >> 2; g++)
-				note_read(hb, &hb->ssh[g], &me, base, true);
+				note_read(hb, &hb->ssh[g], clk, tid, e->pc, base, true);
 		}
 	}
 }
