@@ -622,6 +622,10 @@ static struct {
 	struct gsync *_Atomic head;
 } gtable[SYNC_BUCKETS];
 
+/* Whether any entry was made since the table was last cleared: most
+ * launches make none, and clearing walks every bucket. */
+static atomic_bool gtable_used;
+
 static unsigned bucket_of(uint64_t a)
 {
 	return (unsigned)((a >> 2) * 0x9E3779B97F4A7C15ull >> 52) & (SYNC_BUCKETS - 1);
@@ -650,6 +654,7 @@ static struct gsync *gsync_get(unsigned b, uint64_t a, bool make)
 	if (!make)
 		return NULL;
 	s = simt_xcalloc(1, sizeof *s);
+	atomic_store_explicit(&gtable_used, true, memory_order_relaxed);
 	s->addr = a;
 	s->next = atomic_load_explicit(&gtable[b].head, memory_order_relaxed);
 	atomic_store_explicit(&gtable[b].head, s, memory_order_release);
@@ -660,6 +665,8 @@ static void gtable_clear(void)
 {
 	unsigned b;
 
+	if (!atomic_exchange(&gtable_used, false))
+		return;
 	for (b = 0; b < SYNC_BUCKETS; b++) {
 		struct gsync *s = atomic_load(&gtable[b].head), *next;
 
