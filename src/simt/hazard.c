@@ -1255,6 +1255,14 @@ static void acc_add(struct hz_block *hb, struct hz_acc *a, uint32_t tid)
 {
 	struct hz_thread *t = &hb->t[tid];
 
+	/* usual case: the thread's snapshot is the one joined last and it
+	 * knows nothing else, so only its own clock is new */
+	if (a->vc && a->last == t->snap && !hb->Lon[tid >> 5] &&
+	    (!t->xk || a->xk == t->xk)) {
+		if (t->clk > a->vc->c[tid])
+			a->vc->c[tid] = t->clk;
+		return;
+	}
 	if (!a->vc) {
 		a->vc = vc_copy(t->snap);
 		a->last = vc_ref(t->snap);
@@ -1381,17 +1389,8 @@ static void join_exits(struct hz_block *hb)
 		hb->exit_pend[wi] = 0;
 		while (lanes) {
 			uint32_t tid = wi * 32 + (uint32_t)__builtin_ctz(lanes);
-			const struct hz_thread *t = &hb->t[tid];
 
 			lanes &= lanes - 1;
-			/* usual case: the lane's snapshot is the one joined
-			 * last, so only its own clock is new */
-			if (a->vc && a->last == t->snap && !hb->Lon[wi] &&
-			    (!t->xk || a->xk == t->xk)) {
-				if (t->clk > a->vc->c[tid])
-					a->vc->c[tid] = t->clk;
-				continue;
-			}
 			acc_add(hb, a, tid);
 		}
 	}
