@@ -273,7 +273,7 @@ static inline uint8_t *param_ptr(uint64_t *fb, uint64_t off, unsigned l)
 
 /* The window of memory a fast path may touch without a full check: the
  * most recently used global allocation, or the block's shared memory. */
-static inline void fast_window(const struct block_ctx *bc, int space,
+static inline void fast_window(struct block_ctx *bc, int space, uint64_t a,
 			       uint64_t *lo, uint64_t *size, uint8_t **base)
 {
 	if (space == SS_SHARED) {
@@ -281,6 +281,19 @@ static inline void fast_window(const struct block_ctx *bc, int space,
 		*size = bc->L->shared_size;
 		*base = bc->shared;
 	} else {
+		struct alloc_cache *c = &bc->cache;
+
+		/* a kernel reading two arrays in turn: the one address a
+		 * (the first lane's) falls in comes to the front */
+		if (a - c->lo[0] >= c->size[0]) {
+			for (int i = 1; i < 4; i++) {
+				if (a - c->lo[i] < c->size[i]) {
+					cache_front(c, i, c->lo[i], c->size[i],
+						    c->shadow[i], c->init[i]);
+					break;
+				}
+			}
+		}
 		*lo = bc->cache.lo[0];
 		*size = bc->cache.size[0];
 		*base = (uint8_t *)(uintptr_t)*lo;
@@ -303,18 +316,142 @@ static inline bool fast_space(int space)
 		p = resolve(bc, w, l, in, in->space, a, n, n, acc); \
 		if (!p) \
 			return false; \
-		fast_window(bc, in->space, &lo, &sz, &base); \
+		fast_window(bc, in->space, a, &lo, &sz, &base); \
 	} \
 	if (rec) \
 		addr[l] = a; \
 	if (pt) \
 		pt[l] = (uint8_t *)p
 
+/* How the lanes of a warp access lie, as window_ptrs finds them. */
+enum { WIN_MISS, WIN_SCATTER, WIN_RUN, WIN_UNIFORM };
+
+/* The host pointers of a register-addressed access of n bytes per lane
+ * when every active lane's bytes lie inside the fast window and are
+ * aligned: WIN_MISS when some lane needs the full resolution, else how
+ * the lanes lie.  A whole warp in a line (all at one address, or a rising
+ * run of n bytes each) is seen first, by one comparison per lane and the
+ * two ends checked; then only pt[0] is set (line_fill makes the rest).
+ * Otherwise one pass over all 32 lanes without a branch, so that it
+ * vectorises; inactive lanes get the window's base, safe to read. */
+static inline __attribute__((always_inline)) int
+window_ptrs(const uint64_t *restrict A, uint64_t imm, uint32_t ex,
+	    uint64_t lo, uint64_t sz, uint8_t *base, uint32_t n,
+	    uint8_t **restrict pt)
+{
+	uint64_t bad = 0, lim;
+
+	if (sz < n)
+		return WIN_MISS;
+	lim = sz - n;
+	if (ex == SIMT_FULL) {
+		uint64_t a0 = A[0] + imm, d = A[1] - A[0], dev = 0, e = A[0];
+
+		if (d == 0 || d == n) {
+			for (unsigned l = 0; l < 32; l++, e += d)
+				dev |= A[l] ^ e;
+			if (!dev) {
+				uint64_t off = a0 - lo, span = 31 * d;
+
+				if (off > lim || lim - off < span || (a0 & (n - 1)))
+					return WIN_MISS;
+				pt[0] = base + off;
+				return d ? WIN_RUN : WIN_UNIFORM;
+			}
+		}
+		for (unsigned l = 0; l < 32; l++) {
+			uint64_t a = A[l] + imm, off = a - lo;
+
+			bad |= (uint64_t)(off > lim) | (a & (n - 1));
+			pt[l] = base + off;
+		}
+		return bad ? WIN_MISS : WIN_SCATTER;
+	}
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t on = 0 - (uint64_t)((ex >> l) & 1);
+		uint64_t a = A[l] + imm, off = (a - lo) & on;
+
+		bad |= ((uint64_t)(off > lim) | (a & (n - 1))) & on;
+		pt[l] = base + off;
+	}
+	return bad ? WIN_MISS : WIN_SCATTER;
+}
+
+/* The pointers of lanes 1..31 of a warp in a line from lane 0's. */
+static inline void line_fill(uint8_t **pt, int shape, uint32_t n)
+{
+	uint64_t step = shape == WIN_RUN ? n : 0;
+
+	if (shape != WIN_RUN && shape != WIN_UNIFORM)
+		return;
+	for (unsigned l = 1; l < 32; l++)
+		pt[l] = pt[0] + l * step;
+}
+
+/* Row D from the 4 or 8 bytes at offset k * size of each lane's pointer
+ * (lanes lying as `shape` says); inactive lanes keep their value (a
+ * blend, so that the loop has no branch). */
+static inline __attribute__((always_inline)) void
+gather_row(uint64_t *restrict D, uint8_t *const *restrict pt, uint32_t ex,
+	   int size, int k, int shape)
+{
+	if (shape == WIN_UNIFORM) {
+		uint64_t v;
+
+		if (size == 4) {
+			uint32_t v32;
+
+			memcpy(&v32, pt[0] + 4 * k, 4);
+			v = v32;
+		} else {
+			memcpy(&v, pt[0] + 8 * k, 8);
+		}
+		for (unsigned l = 0; l < 32; l++)
+			D[l] = v;
+	} else if (shape == WIN_RUN && size == 4) {
+		const uint8_t *p = pt[0];
+
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t v;
+
+			memcpy(&v, p + 4 * l, 4);
+			D[l] = v;
+		}
+	} else if (shape == WIN_RUN) {
+		memcpy(D, pt[0], 32 * 8);
+	} else if (size == 4 && ex == SIMT_FULL) {
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t v;
+
+			memcpy(&v, pt[l] + 4 * k, 4);
+			D[l] = v;
+		}
+	} else if (size == 4) {
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t v;
+
+			memcpy(&v, pt[l] + 4 * k, 4);
+			D[l] = (ex >> l) & 1 ? v : D[l];
+		}
+	} else if (ex == SIMT_FULL) {
+		for (unsigned l = 0; l < 32; l++)
+			memcpy(&D[l], pt[l] + 8 * k, 8);
+	} else {
+		for (unsigned l = 0; l < 32; l++) {
+			uint64_t v;
+
+			memcpy(&v, pt[l] + 8 * k, 8);
+			D[l] = (ex >> l) & 1 ? v : D[l];
+		}
+	}
+}
+
 /* Scalar register-addressed loads and stores in the spaces the fast
- * window covers, with loops specialised by access size. */
-static bool ld_fast(struct block_ctx *bc, struct warp *w,
+ * window covers: the whole warp checked at once when it can be, else
+ * lane by lane, with loops specialised by access size. */
+static inline __attribute__((always_inline)) bool ld_fast(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
-		    uint32_t ex, uint64_t *addr, uint8_t **pt)
+		    uint32_t ex, uint64_t *addr, uint8_t **pt, int *line)
 {
 	const uint64_t *A = R(in->addr);
 	uint64_t *D = R(in->o[0]);
@@ -324,7 +461,27 @@ static bool ld_fast(struct block_ctx *bc, struct warp *w,
 	uint32_t n = (uint32_t)size;
 	uint8_t *base;
 
-	fast_window(bc, in->space, &lo, &sz, &base);
+	fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
+	if ((size == 8 || (size == 4 && !sgn)) && in->vec <= 4) {
+		uint8_t *own[32], **p = pt ? pt : own;
+
+		int shape = window_ptrs(A, imm, ex, lo, sz, base, n * in->vec, p);
+
+		if (shape != WIN_MISS) {
+			/* the callers that want the line need only pt[0] */
+			if (line && shape != WIN_SCATTER)
+				*line = shape == WIN_RUN ? (int)(n * in->vec) : 0;
+			if ((pt && !line) || in->vec > 1)
+				line_fill(p, shape, n * in->vec);
+			if (shape == WIN_RUN && in->vec > 1)
+				shape = WIN_SCATTER;
+			for (int k = 0; k < in->vec; k++)
+				gather_row(R(in->o[k]), p, ex, size, k, shape);
+			if (rec)
+				FOR_LANES(ex, addr[l] = A[l] + imm);
+			return true;
+		}
+	}
 	if (in->vec == 4 && size == 4 && !sgn) {
 		/* float4/int4: the four rows looked up once, not per lane */
 		uint64_t *D0 = R(in->o[0]), *D1 = R(in->o[1]), *D2 = R(in->o[2]);
@@ -375,7 +532,7 @@ static bool ld_fast(struct block_ctx *bc, struct warp *w,
 	return true;
 }
 
-static bool st_fast(struct block_ctx *bc, struct warp *w,
+static inline __attribute__((always_inline)) bool st_fast(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex, uint64_t *addr)
 {
@@ -387,7 +544,31 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 	uint32_t n = (uint32_t)size;
 	uint8_t *base;
 
-	fast_window(bc, in->space, &lo, &sz, &base);
+	fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
+	if ((size == 4 || size == 8) && in->vec <= 4) {
+		uint8_t *p[32];
+
+		int shape = window_ptrs(A, imm, ex, lo, sz, base, n * in->vec, p);
+
+		if (shape != WIN_MISS) {
+			line_fill(p, shape, n * in->vec);
+			for (int k = 0; k < in->vec; k++) {
+				const uint64_t *Sk = R(in->o[k]);
+
+				if (size == 4)
+					FOR_LANES(ex, {
+						uint32_t v = (uint32_t)Sk[l];
+
+						memcpy(p[l] + 4 * k, &v, 4);
+					});
+				else
+					FOR_LANES(ex, memcpy(p[l] + 8 * k, &Sk[l], 8));
+			}
+			if (rec)
+				FOR_LANES(ex, addr[l] = A[l] + imm);
+			return true;
+		}
+	}
 	if (in->vec > 1) {
 		int k, vec = in->vec;
 		const uint64_t *Sk[4];
@@ -423,7 +604,8 @@ static bool st_fast(struct block_ctx *bc, struct warp *w,
 
 /* A load with hazard checks: every lane reads, then the lanes' accesses
  * are checked together. */
-static bool ld_checked(struct block_ctx *bc, struct warp *w,
+static inline __attribute__((always_inline)) bool
+ld_checked(struct block_ctx *bc, struct warp *w,
 		       const struct simt_insn *in, uint64_t *const *bases,
 		       uint32_t ex)
 {
@@ -434,9 +616,12 @@ static bool ld_checked(struct block_ctx *bc, struct warp *w,
 	uint8_t *ptr[32];
 
 	if (in->am == AM_REG && fast_space(in->space)) {
-		if (!ld_fast(bc, w, in, bases, ex, addr, ptr))
+		int line = -1;
+
+		if (!ld_fast(bc, w, in, bases, ex, addr, ptr, &line))
 			return false;
-		simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0);
+		if (line < 0 || !simt_hz_quiet_line(bc, w, in, ptr[0], n, (uint32_t)line))
+			simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0, line);
 		if (simt_counters_on)
 			count_access(bc, in, addr, ex, n, false);
 		return true;
@@ -452,13 +637,13 @@ static bool ld_checked(struct block_ctx *bc, struct warp *w,
 		for (k = 0; k < vec; k++)
 			R(in->o[k])[l] = load_bytes(p + k * size, size, sgn);
 	});
-	simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0);
+	simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0, -1);
 	if (simt_counters_on)
 		count_access(bc, in, addr, ex, n, false);
 	return true;
 }
 
-bool simt_exec_ld(struct block_ctx *bc, struct warp *w,
+SIMT_LANE_CLONES bool simt_exec_ld(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex)
 {
@@ -470,7 +655,7 @@ bool simt_exec_ld(struct block_ctx *bc, struct warp *w,
 	if (bc->hz && in->am != AM_PARAM && in->am != AM_KPARAM)
 		return ld_checked(bc, w, in, bases, ex);
 	if (in->am == AM_REG && fast_space(in->space)) {
-		if (!ld_fast(bc, w, in, bases, ex, addr, NULL))
+		if (!ld_fast(bc, w, in, bases, ex, addr, NULL, NULL))
 			return false;
 		if (simt_counters_on)
 			count_access(bc, in, addr, ex, n, false);
@@ -580,7 +765,8 @@ static void store_lanes(uint8_t *const *ptr, const uint8_t (*val)[32],
  * together (one value: recorded once; different values: a race among
  * them), then the accesses are checked and the bytes stored in lane
  * order. */
-static bool st_checked(struct block_ctx *bc, struct warp *w,
+static inline __attribute__((always_inline)) bool
+st_checked(struct block_ctx *bc, struct warp *w,
 		       const struct simt_insn *in, uint64_t *const *bases,
 		       uint32_t ex)
 {
@@ -600,10 +786,16 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 
 		for (k = 0; k < vec; k++)
 			Sk[k] = R(in->o[k]);
-		fast_window(bc, in->space, &lo, &sz, &base);
-		FOR_LANES(ex, {
-			FAST_LANE(ACC_WRITE, uint8_t *);
-		});
+		fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
+		int shape = window_ptrs(A, imm, ex, lo, sz, base, n, pt);
+
+		if (shape != WIN_MISS) {
+			line_fill(pt, shape, n);
+			FOR_LANES(ex, addr[l] = A[l] + imm);
+		} else
+			FOR_LANES(ex, {
+				FAST_LANE(ACC_WRITE, uint8_t *);
+			});
 		/* usual case: distinct places the cheap check settles, stored
 		 * straight from the registers */
 		if (lanes_distinct(ptr, ex) &&
@@ -662,14 +854,14 @@ static bool st_checked(struct block_ctx *bc, struct warp *w,
 		}
 	}
 	simt_hz_warp_access(bc, w, in, check, ptr, n, HZ_WRITE,
-			    (const uint8_t (*)[32])val, coll);
+			    (const uint8_t (*)[32])val, coll, -1);
 	store_lanes(ptr, val, ex, n);
 	if (simt_counters_on)
 		count_access(bc, in, addr, ex, n, true);
 	return true;
 }
 
-bool simt_exec_st(struct block_ctx *bc, struct warp *w,
+SIMT_LANE_CLONES bool simt_exec_st(struct block_ctx *bc, struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex)
 {

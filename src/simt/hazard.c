@@ -28,6 +28,7 @@
  * addresses lives in a locked table.  Clocks grow across launches, so a
  * record from an earlier launch is recognised by its clock alone. */
 #include "hazard.h"
+#include "lanes.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -546,12 +547,16 @@ struct hz_cached {
 };
 
 /* A logged warp read of shared memory: lane l of `lanes` read n bytes at
- * off[l]. */
+ * soff[off][l], or, for a whole warp whose lanes lie in a line (`lined`),
+ * at off + l * step.  Small, so that a long stretch of reads stays in the
+ * cache; the lanes' offsets go to a pool of their own when needed. */
 struct slog {
 	uint32_t pc, lanes;
 	uint16_t warp;
 	uint8_t n;
-	uint32_t off[32];
+	bool lined;
+	uint32_t step;
+	uint32_t off;
 };
 
 #define SLOG_MAX 4096
@@ -585,6 +590,8 @@ struct hz_block {
 	bool quiet_init;          /* all of shared memory written when it began */
 	struct slog *slog;
 	uint32_t nslog;
+	uint32_t (*soff)[32];
+	uint32_t nsoff;
 	uint32_t *arrived;
 	/* Some thread holds more than a snapshot (xk, pend, a fence, cp.async
 	 * state): block_release must look at each. */
@@ -596,6 +603,12 @@ struct hz_block {
 
 static void quiet_begin(struct hz_block *hb);
 static void quiet_end(struct hz_block *hb, uint32_t base);
+
+static void slog_clear(struct hz_block *hb)
+{
+	hb->nslog = 0;
+	hb->nsoff = 0;
+}
 
 /* Whether a copy started by cp.async is still outstanding in the block. */
 static bool async_pending(const struct hz_block *hb)
@@ -1146,10 +1159,12 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 		hb->arrived = simt_xcalloc(L->nwarps, sizeof *hb->arrived);
 		hb->exit_pend = simt_xcalloc(L->nwarps, sizeof *hb->exit_pend);
 	}
-	if (!hb->slog)
+	if (!hb->slog) {
 		hb->slog = simt_xmalloc(SLOG_MAX * sizeof *hb->slog);
+		hb->soff = simt_xmalloc(SLOG_MAX * sizeof *hb->soff);
+	}
 	hb->quiet = false;
-	hb->nslog = 0;
+	slog_clear(hb);
 	hb->n = L->nthreads;
 	hb->nwarps = L->nwarps;
 	if (hb->ssh_cap < words) {
@@ -1419,6 +1434,31 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 		else
 			hb->arrived[w->id] |= lanes;
 	}
+	/* usual case, as in acc_add, for the whole warp at once: no strong
+	 * read pending, every snapshot the one joined last and nothing else
+	 * known, so only the clocks are new */
+	if (a->vc && !hb->Lon[w->id]) {
+		struct hz_thread *t0 = &hb->t[w->id * 32];
+
+		for (m = lanes; m; m &= m - 1) {
+			const struct hz_thread *t = &t0[__builtin_ctz(m)];
+
+			if (t->pend || t->snap != a->last || (t->xk && t->xk != a->xk))
+				break;
+		}
+		if (!m) {
+			uint32_t *c = a->vc->c + w->id * 32;
+
+			for (m = lanes; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctz(m);
+
+				if (t0[l].clk > c[l])
+					c[l] = t0[l].clk;
+				t0[l].clk++;
+			}
+			return;
+		}
+	}
 	while (lanes) {
 		uint32_t tid = w->id * 32 + (uint32_t)__builtin_ctz(lanes);
 		struct hz_thread *t = &hb->t[tid];
@@ -1439,8 +1479,8 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 {
 	struct hz_block *hb = bc->hz;
 	struct hz_acc *a;
-	struct hz_vc *v;
-	uint32_t wi;
+	struct hz_vc *v, *old = NULL;
+	uint32_t wi, nold = 0, nnew = 0;
 	bool full = true;
 
 	if (!hb)
@@ -1456,7 +1496,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 			full = false;
 	}
 	if (full)
-		hb->nslog = 0;  /* the barrier orders the logged reads */
+		slog_clear(hb);  /* the barrier orders the logged reads */
 	else
 		quiet_end(hb, bc->L->hz_base);
 	join_exits(hb);
@@ -1470,6 +1510,8 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 		}
 	}
 	v = a->vc;
+	/* every arriving thread takes v: the references counted and dropped
+	 * a run of equal snapshots at a time, not one atomic per thread */
 	for (wi = 0; wi < bc->nwarps; wi++) {
 		const struct warp *w = &bc->warps[wi];
 		uint32_t lanes = w->barmask[id], live = w->exist & ~w->exited;
@@ -1480,8 +1522,16 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 			struct hz_thread *t = &hb->t[wi * 32 + (uint32_t)__builtin_ctz(lanes)];
 
 			lanes &= lanes - 1;
-			vc_unref(t->snap);
-			t->snap = vc_ref(v);
+			if (t->snap != v) {
+				if (t->snap != old) {
+					vc_unref_n(old, nold);
+					old = t->snap;
+					nold = 0;
+				}
+				nold++;
+				nnew++;
+				t->snap = v;
+			}
 			if (t->xk != a->xk) {
 				gvc_unref(t->xk);
 				t->xk = gvc_ref(a->xk);
@@ -1489,6 +1539,9 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 			}
 		}
 	}
+	vc_unref_n(old, nold);
+	if (nnew)
+		atomic_fetch_add_explicit(&v->refs, nnew, memory_order_relaxed);
 	acc_clear(a);
 	if (full && !async_pending(hb))
 		quiet_begin(hb);
@@ -2412,7 +2465,7 @@ static void quiet_begin(struct hz_block *hb)
 	/* nothing writes shared memory while it lasts, so if every byte has
 	 * been written, no read in it needs to look */
 	hb->quiet_init = span_all(hb->sinit, 0, hb->init_limit);
-	hb->nslog = 0;
+	slog_clear(hb);
 	memset(hb->arrived, 0, hb->nwarps * sizeof *hb->arrived);
 }
 
@@ -2429,7 +2482,7 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 
 		while (lanes) {
 			uint32_t l = (uint32_t)__builtin_ctz(lanes), tid = e->warp * 32u + l, g;
-			uint32_t off = e->off[l];
+			uint32_t off = e->lined ? e->off + l * e->step : hb->soff[e->off][l];
 			uint32_t clk = hb->t[tid].clk - (hb->arrived[e->warp] >> l & 1);
 
 			lanes &= lanes - 1;
@@ -2445,8 +2498,31 @@ static void quiet_end(struct hz_block *hb, uint32_t base)
 	if (!hb->quiet)
 		return;
 	slog_replay(hb, base);
-	hb->nslog = 0;
+	slog_clear(hb);
 	hb->quiet = false;
+}
+
+/* Logs a plain read by a whole warp in a quiet interval whose lanes lie
+ * in a line, lane l at p0 + l * step: one small record, the span checked
+ * at once.  False when it must be checked lane by lane. */
+HOT bool quiet_line(struct block_ctx *bc, struct hz_block *hb,
+		    const struct warp *w, const uint8_t *p0, uint32_t n,
+		    uint32_t step, uint32_t pc)
+{
+	uint64_t ssize = bc->L->shared_size;
+	uint64_t limit = hb->quiet_init ? 0 : hb->init_limit;
+	uint64_t off = (uint64_t)(p0 - bc->shared), span = 31ull * step + n;
+
+	if (hb->nslog == SLOG_MAX || (n != 4 && n != 8 && n != 16) ||
+	    off >= ssize || ssize - off < span || (off & 3) || (step & 3) ||
+	    (off < limit && !bits_all(hb->sinit, off, (uint32_t)span)))
+		return false;
+	hb->slog[hb->nslog++] = (struct slog){
+		.pc = pc, .lanes = UINT32_MAX, .warp = (uint16_t)w->id,
+		.n = (uint8_t)n, .lined = true, .step = step,
+		.off = (uint32_t)off,
+	};
+	return true;
 }
 
 /* Logs a plain warp read of shared memory in a quiet interval.  True
@@ -2455,23 +2531,28 @@ static void quiet_end(struct hz_block *hb, uint32_t base)
  * (which also reports an unwritten byte). */
 HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 		    const struct warp *w, uint32_t lanes, uint8_t *const *ptr,
-		    uint32_t n, uint32_t pc)
+		    uint32_t n, int step, uint32_t pc)
 {
 	uint64_t ssize = bc->L->shared_size, limit = hb->init_limit;
 	const uint8_t *prev = NULL;
 	struct slog *e;
-	uint32_t m;
+	uint32_t m, *offs;
 
 	if (n != 4 && n != 8 && n != 16)
 		return false;
 	if (hb->nslog == SLOG_MAX) {
 		/* the records the log stands for, made now; the interval goes on */
 		slog_replay(hb, bc->L->hz_base);
-		hb->nslog = 0;
+		slog_clear(hb);
 	}
+	if (step >= 0)  /* only ptr[0] is there */
+		return lanes == UINT32_MAX &&
+		       quiet_line(bc, hb, w, ptr[0], n, (uint32_t)step, pc);
 	e = &hb->slog[hb->nslog];
+	offs = hb->soff[hb->nsoff];
 	if (hb->quiet_init)
 		limit = 0;
+	m = lanes;
 	if (lanes == UINT32_MAX && !limit && ssize >= n) {
 		/* a whole warp with nothing to look up: one loop without
 		 * branches, which the compiler vectorises */
@@ -2482,13 +2563,11 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 			uint64_t off = (uint64_t)(ptr[l] - bc->shared);
 
 			bad |= (uint64_t)(off > last) | (off & 3);
-			e->off[l] = (uint32_t)off;
+			offs[l] = (uint32_t)off;
 		}
 		if (bad)
 			return false;
 		m = 0;
-	} else {
-		m = lanes;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
@@ -2500,14 +2579,27 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 				return false;
 			prev = ptr[l];
 		}
-		e->off[l] = (uint32_t)off;
+		offs[l] = (uint32_t)off;
 	}
+	e->lined = false;
+	e->off = hb->nsoff++;
 	e->pc = pc;
 	e->lanes = lanes;
 	e->warp = (uint16_t)w->id;
 	e->n = (uint8_t)n;
 	hb->nslog++;
 	return true;
+}
+
+bool simt_hz_quiet_line(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, uint8_t *p0, uint32_t n,
+			uint32_t step)
+{
+	struct hz_block *hb = bc->hz;
+
+	return hb->quiet && !flags_of(in, HZ_READ) &&
+	       quiet_line(bc, hb, w, p0, n, step,
+			  (uint32_t)(in - bc->L->mod->code));
 }
 
 /* Whether any of the lanes' addresses lies in shared memory. */
@@ -2645,28 +2737,34 @@ static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
 	}
 }
 
-void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
+SIMT_LANE_CLONES void
+simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
-			 const uint8_t (*val)[32], uint32_t coll)
+			 const uint8_t (*val)[32], uint32_t coll, int step)
 {
 	struct hz_block *hb = bc->hz;
 	struct where wh = {0, 0, NULL, NULL};
+	uint8_t *line[32];
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
 
 	if (!lanes)
 		return;
-	if (hb->quiet) {
-		/* plain global accesses leave it quiet: they change no clock
-		 * and no shared record */
-		if ((kind != HZ_READ && kind != HZ_WRITE) || flags)
-			quiet_end(hb, bc->L->hz_base);
-		else if (kind == HZ_READ && quiet_read(bc, hb, w, lanes, ptr, n, pc))
-			return;
-		else if (any_shared(bc, lanes, ptr))
-			quiet_end(hb, bc->L->hz_base);
+	if (hb->quiet && kind == HZ_READ && !flags &&
+	    quiet_read(bc, hb, w, lanes, ptr, n, step, pc))
+		return;
+	if (step >= 0) {
+		/* only ptr[0] was made; the others follow from it */
+		for (unsigned l = 0; l < 32; l++)
+			line[l] = ptr[0] + l * (uint32_t)step;
+		ptr = line;
 	}
+	/* plain global accesses leave it quiet: they change no clock and no
+	 * shared record */
+	if (hb->quiet && ((kind != HZ_READ && kind != HZ_WRITE) || flags ||
+			  any_shared(bc, lanes, ptr)))
+		quiet_end(hb, bc->L->hz_base);
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
 		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc);
 	while (lanes) {
@@ -2679,7 +2777,8 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	}
 }
 
-uint32_t simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
+SIMT_LANE_CLONES uint32_t
+simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 			    const struct simt_insn *in, uint32_t lanes,
 			    uint8_t *const *ptr, uint32_t n)
 {

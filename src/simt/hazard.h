@@ -56,11 +56,18 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 		    int kind, const uint8_t *val);
 /* The same for the lanes `lanes` of one instruction, each at ptr[lane];
  * val[lane] holds a write's bytes; lanes in `coll` wrote for several lanes
- * with one value (as HZ_WRITE_COLL). */
+ * with one value (as HZ_WRITE_COLL).  step >= 0 says that the lanes (a
+ * whole warp) lie in a line, ptr[l] == ptr[0] + l * step; -1: unknown. */
 void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
-			 const uint8_t (*val)[32], uint32_t coll);
+			 const uint8_t (*val)[32], uint32_t coll, int step);
+/* A plain read by a whole warp whose lanes lie in a line (lane l at
+ * p0 + l * step), logged cheaply when the block is in a quiet interval
+ * (see hazard.c); false when it must go to simt_hz_warp_access. */
+bool simt_hz_quiet_line(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, uint8_t *p0, uint32_t n,
+			uint32_t step);
 /* The cheap check of a plain store whose lanes write distinct places:
  * the lanes it could not settle are returned (0: all checked and
  * recorded), for simt_hz_warp_access with their values. */

@@ -224,32 +224,6 @@ int ptx_parse_type(const char *s, uint32_t len)
 	return ST_NONE;
 }
 
-int simt_type_size(int t)
-{
-	switch (t) {
-	case ST_B8: case ST_U8: case ST_S8:
-		return 1;
-	case ST_B16: case ST_U16: case ST_S16: case ST_F16: case ST_BF16:
-		return 2;
-	case ST_B32: case ST_U32: case ST_S32: case ST_F32: case ST_F16X2:
-	case ST_BF16X2: case ST_TF32:
-		return 4;
-	case ST_B64: case ST_U64: case ST_S64: case ST_F64:
-		return 8;
-	case ST_B128:
-		return 16;
-	case ST_PRED:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-bool simt_type_signed(int t)
-{
-	return t == ST_S8 || t == ST_S16 || t == ST_S32 || t == ST_S64;
-}
-
 bool simt_type_float(int t)
 {
 	return t == ST_F16 || t == ST_F16X2 || t == ST_BF16 ||

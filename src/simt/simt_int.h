@@ -62,8 +62,27 @@ enum simt_type {
 	ST_COUNT
 };
 
-int simt_type_size(int t);
-bool simt_type_signed(int t);
+/* Bytes of a value of type t (0: none); inline, as every memory
+ * instruction asks. */
+static inline int simt_type_size(int t)
+{
+	static const uint8_t size[ST_COUNT] = {
+		[ST_B8] = 1, [ST_U8] = 1, [ST_S8] = 1, [ST_PRED] = 1,
+		[ST_B16] = 2, [ST_U16] = 2, [ST_S16] = 2, [ST_F16] = 2,
+		[ST_BF16] = 2,
+		[ST_B32] = 4, [ST_U32] = 4, [ST_S32] = 4, [ST_F32] = 4,
+		[ST_F16X2] = 4, [ST_BF16X2] = 4, [ST_TF32] = 4,
+		[ST_B64] = 8, [ST_U64] = 8, [ST_S64] = 8, [ST_F64] = 8,
+		[ST_B128] = 16,
+	};
+
+	return (unsigned)t < ST_COUNT ? size[t] : 0;
+}
+
+static inline bool simt_type_signed(int t)
+{
+	return t == ST_S8 || t == ST_S16 || t == ST_S32 || t == ST_S64;
+}
 bool simt_type_float(int t);
 
 enum simt_space {
