@@ -1297,6 +1297,10 @@ static void dec_ldst(struct dctx *d, bool store)
 			goto bad;
 		if (store ? !src(d, vals, t, &in->o[0]) : !dst(vals, &in->o[0]))
 			goto bad;
+		if (!store && in->space == SS_SHARED && in->am == AM_REG &&
+		    simt_type_size(t) == 4 && !simt_type_signed(t) &&
+		    in->o[0].kind == OK_REG)
+			in->form = MF_LD_SHARED4;
 	} else {
 		if (vals->kind != RO_VEC || vals->nelem != vec)
 			goto bad;

@@ -30,6 +30,9 @@
 
 #include <math.h>
 #include <string.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 #include <time.h>
 
 /* ---- scheduling ---- */
@@ -53,6 +56,20 @@ static bool pick(struct block_ctx *bc, const struct simt_module *mod,
 	if (w->rotate_from && (run & ~w->rotate_from))
 		run &= ~w->rotate_from;
 	w->rotate_from = 0;
+	/* usual case: every lane that can run is at one place */
+	{
+		unsigned f = (unsigned)__builtin_ctz(run);
+		uint32_t pc0 = w->lane_pc[f], fi0 = w->lane_fi[f], diff = 0;
+
+		FOR_LANES(run, diff |= (w->lane_pc[l] ^ pc0) | (w->lane_fi[l] ^ fi0));
+		if (!diff) {
+			w->pc = pc0;
+			w->fi = fi0;
+			w->mask = run;
+			w->next_pc = UINT32_MAX;
+			return true;
+		}
+	}
 	FOR_LANES(run, {
 		uint32_t d = w->frames[w->lane_fi[l]].depth;
 		uint32_t pc = w->lane_pc[l];
@@ -126,6 +143,27 @@ __attribute__((target("fma"))) static void fma32_hw(uint64_t *D,
 	FOR_LANES(ex, D[l] = f2u(__builtin_fmaf(u2f(A[l]), u2f(B[l]), u2f(C[l]))));
 }
 
+#ifdef __x86_64__
+/* The same for a whole warp with AVX2 as well: each row read as 64
+ * floats, the high halves of the lanes computed along (the lanes' values
+ * do not depend on them) and cleared, eight vector FMAs in all. */
+__attribute__((target("avx2,fma"))) static void
+fma32_avx2(uint64_t *D, const uint64_t *A, const uint64_t *B,
+	   const uint64_t *C)
+{
+	const __m256i lo = _mm256_set1_epi64x(0xffffffffll);
+
+	for (unsigned l = 0; l < 32; l += 4) {
+		__m256 a = _mm256_loadu_ps((const float *)(A + l));
+		__m256 b = _mm256_loadu_ps((const float *)(B + l));
+		__m256 c = _mm256_loadu_ps((const float *)(C + l));
+		__m256i r = _mm256_castps_si256(_mm256_fmadd_ps(a, b, c));
+
+		_mm256_storeu_si256((__m256i *)(D + l), _mm256_and_si256(r, lo));
+	}
+}
+#endif
+
 __attribute__((target("fma"))) static void fma64_hw(uint64_t *D,
 						   const uint64_t *A,
 						   const uint64_t *B,
@@ -134,13 +172,14 @@ __attribute__((target("fma"))) static void fma64_hw(uint64_t *D,
 	FOR_LANES(ex, D[l] = d2u(__builtin_fma(u2d(A[l]), u2d(B[l]), u2d(C[l]))));
 }
 
-static int have_fma = -1;
+static int have_fma = -1, have_avx2_fma = -1;
 
 static bool hw_fma(void)
 {
 	if (have_fma < 0) {
 		__builtin_cpu_init();
 		have_fma = __builtin_cpu_supports("fma") ? 1 : 0;
+		have_avx2_fma = have_fma && __builtin_cpu_supports("avx2");
 	}
 	return have_fma;
 }
@@ -294,6 +333,41 @@ static bool budget_tick(struct block_ctx *bc, struct warp *w,
 		}); \
 	} while (0)
 
+/* ld.shared of 4 bytes by a whole warp whose lanes lie in a line (one
+ * address, or a rising run), inside shared memory and aligned: loaded
+ * here, without the call to the general path, and (with the checks on)
+ * logged when the block is in a quiet interval.  False when the general
+ * path must take it; nothing has changed then. */
+static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
+				  const struct simt_insn *in,
+				  uint64_t *const *bases)
+{
+	const uint64_t *A = R(in->addr);
+	uint64_t *D = R(in->o[0]);
+	uint64_t a0 = A[0] + (uint64_t)in->imm, sz = bc->L->shared_size, d;
+	uint8_t *p;
+	uint32_t v;
+
+	if (!lanes_in_line(A, 4, &d) || a0 >= sz || sz - a0 < 31 * d + 4 ||
+	    (a0 & 3))
+		return false;
+	p = bc->shared + a0;
+	if (bc->hz && !simt_hz_log_line(bc, w, in, (uint32_t)a0, 4, (uint32_t)d) &&
+	    !simt_hz_quiet_line(bc, w, in, p, 4, (uint32_t)d))
+		return false;
+	if (d) {
+		for (unsigned l = 0; l < 32; l++) {
+			memcpy(&v, p + 4 * l, 4);
+			D[l] = v;
+		}
+	} else {
+		memcpy(&v, p, 4);
+		for (unsigned l = 0; l < 32; l++)
+			D[l] = v;
+	}
+	return true;
+}
+
 /* Executes the group's instruction; returns false when the group's pc was
  * already set (control flow) or the group was dissolved. */
 static int step_misc(struct block_ctx *bc, struct warp *w,
@@ -396,6 +470,10 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			if (in->flags & F_FTZ)
 				FOR_LANES(ex, D[l] = f2u(simt_ftz32(fmaf(simt_ftz32(u2f(A[l])),
 						simt_ftz32(u2f(Bv[l])), simt_ftz32(u2f(Cv[l]))))));
+#ifdef __x86_64__
+			else if (hw_fma() && have_avx2_fma && ex == SIMT_FULL)
+				fma32_avx2(D, A, Bv, Cv);
+#endif
 			else if (hw_fma())
 				fma32_hw(D, A, Bv, Cv, ex);
 			else
@@ -555,6 +633,9 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			simt_typed_exec(in, bases, ex);
 			break;
 		case OP_LD:
+			if (in->form == MF_LD_SHARED4 && ex == SIMT_FULL &&
+			    !simt_counters_on && ld_shared_line(bc, w, in, bases))
+				break;
 			if (!simt_exec_ld(bc, w, in, bases, ex))
 				return;
 			break;

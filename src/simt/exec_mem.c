@@ -345,19 +345,15 @@ window_ptrs(const uint64_t *restrict A, uint64_t imm, uint32_t ex,
 		return WIN_MISS;
 	lim = sz - n;
 	if (ex == SIMT_FULL) {
-		uint64_t a0 = A[0] + imm, d = A[1] - A[0], dev = 0, e = A[0];
+		uint64_t a0 = A[0] + imm, d;
 
-		if (d == 0 || d == n) {
-			for (unsigned l = 0; l < 32; l++, e += d)
-				dev |= A[l] ^ e;
-			if (!dev) {
-				uint64_t off = a0 - lo, span = 31 * d;
+		if (lanes_in_line(A, n, &d)) {
+			uint64_t off = a0 - lo, span = 31 * d;
 
-				if (off > lim || lim - off < span || (a0 & (n - 1)))
-					return WIN_MISS;
-				pt[0] = base + off;
-				return d ? WIN_RUN : WIN_UNIFORM;
-			}
+			if (off > lim || lim - off < span || (a0 & (n - 1)))
+				return WIN_MISS;
+			pt[0] = base + off;
+			return d ? WIN_RUN : WIN_UNIFORM;
 		}
 		for (unsigned l = 0; l < 32; l++) {
 			uint64_t a = A[l] + imm, off = a - lo;

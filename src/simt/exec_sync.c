@@ -380,7 +380,7 @@ static void barrier_release(struct block_ctx *bc, uint32_t id)
 {
 	const struct simt_module *mod = bc->L->mod;
 	struct barrier *b = &bc->bars[id];
-	uint32_t wi;
+	uint32_t wi, pc0, diff;
 
 	if (bc->hz) {
 		simt_hz_bar_release(bc, id);
@@ -392,6 +392,16 @@ static void barrier_release(struct block_ctx *bc, uint32_t id)
 
 		if (!lanes)
 			continue;
+		/* usual case: the warp's lanes wait at one plain barrier */
+		pc0 = w->lane_pc[__builtin_ctz(lanes)];
+		diff = 0;
+		FOR_LANES(lanes, diff |= w->lane_pc[l] ^ pc0);
+		if (!diff && mod->code[pc0].op != OP_BAR_RED) {
+			FOR_LANES(lanes, w->lane_pc[l] = pc0 + 1);
+			w->bar_wait &= ~lanes;
+			w->barmask[id] = 0;
+			continue;
+		}
 		FOR_LANES(lanes, {
 			const struct simt_insn *in = &mod->code[w->lane_pc[l]];
 

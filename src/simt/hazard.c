@@ -546,22 +546,9 @@ struct hz_cached {
 	uint64_t pending;
 };
 
-/* A logged warp read of shared memory: lane l of `lanes` read n bytes at
- * soff[off][l], or, for a whole warp whose lanes lie in a line (`lined`),
- * at off + l * step.  Small, so that a long stretch of reads stays in the
- * cache; the lanes' offsets go to a pool of their own when needed. */
-struct slog {
-	uint32_t pc, lanes;
-	uint16_t warp;
-	uint8_t n;
-	bool lined;
-	uint32_t step;
-	uint32_t off;
-};
-
-#define SLOG_MAX 4096
 
 struct hz_block {
+	struct hz_quiet q;        /* first: the interpreter reads it inline */
 	bool released;            /* block_release has left nothing held */
 	uint32_t n, nwarps;
 	uint32_t block;
@@ -583,13 +570,10 @@ struct hz_block {
 	struct hz_cached cache[CACHE_REPORTS];
 	int ncache;
 	bool global_ok;           /* global checks possible for this launch */
-	/* Shared reads between full barriers (see "quiet intervals"): on
-	 * while the interval is quiet, the reads logged so far, and per warp
-	 * the lanes that have arrived at a barrier since it began. */
-	bool quiet;
-	bool quiet_init;          /* all of shared memory written when it began */
-	struct slog *slog;
-	uint32_t nslog;
+	/* Shared reads between full barriers (see "quiet intervals"; the
+	 * log is in q): the lanes' offsets of logged reads not in a line,
+	 * and per warp the lanes that have arrived at a barrier since the
+	 * interval began. */
 	uint32_t (*soff)[32];
 	uint32_t nsoff;
 	uint32_t *arrived;
@@ -606,7 +590,7 @@ static void quiet_end(struct hz_block *hb, uint32_t base);
 
 static void slog_clear(struct hz_block *hb)
 {
-	hb->nslog = 0;
+	hb->q.n = 0;
 	hb->nsoff = 0;
 }
 
@@ -1159,11 +1143,11 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 		hb->arrived = simt_xcalloc(L->nwarps, sizeof *hb->arrived);
 		hb->exit_pend = simt_xcalloc(L->nwarps, sizeof *hb->exit_pend);
 	}
-	if (!hb->slog) {
-		hb->slog = simt_xmalloc(SLOG_MAX * sizeof *hb->slog);
+	if (!hb->q.log) {
+		hb->q.log = simt_xmalloc(SLOG_MAX * sizeof *hb->q.log);
 		hb->soff = simt_xmalloc(SLOG_MAX * sizeof *hb->soff);
 	}
-	hb->quiet = false;
+	hb->q.on = false;
 	slog_clear(hb);
 	hb->n = L->nthreads;
 	hb->nwarps = L->nwarps;
@@ -1423,7 +1407,7 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 
 	if (!hb)
 		return;
-	if (hb->quiet) {
+	if (hb->q.on) {
 		/* an arrival that goes on, or one that acquires what a strong
 		 * read saw, changes what the thread knows */
 		for (m = lanes; m && wait; m &= m - 1)
@@ -1546,7 +1530,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 	if (full && !async_pending(hb))
 		quiet_begin(hb);
 	else
-		hb->quiet = false;
+		hb->q.on = false;
 }
 
 void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
@@ -2188,7 +2172,7 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 	struct where wh = {0, 0, NULL, NULL};
 	uint8_t flags;
 
-	if (bc->hz->quiet && ((kind != HZ_READ && kind != HZ_WRITE) || flags_of(in, kind) ||
+	if (bc->hz->q.on && ((kind != HZ_READ && kind != HZ_WRITE) || flags_of(in, kind) ||
 			      (uint64_t)(p - bc->shared) < bc->L->shared_size))
 		quiet_end(bc->hz, bc->L->hz_base);
 	if (kind == HZ_WRITE_COLL) {
@@ -2461,10 +2445,10 @@ static bool span_all(const uint8_t *bits, uint64_t off, uint64_t n)
 
 static void quiet_begin(struct hz_block *hb)
 {
-	hb->quiet = true;
+	hb->q.on = true;
 	/* nothing writes shared memory while it lasts, so if every byte has
 	 * been written, no read in it needs to look */
-	hb->quiet_init = span_all(hb->sinit, 0, hb->init_limit);
+	hb->q.all_init = span_all(hb->sinit, 0, hb->init_limit);
 	slog_clear(hb);
 	memset(hb->arrived, 0, hb->nwarps * sizeof *hb->arrived);
 }
@@ -2476,8 +2460,8 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 {
 	uint32_t i;
 
-	for (i = 0; i < hb->nslog; i++) {
-		const struct slog *e = &hb->slog[i];
+	for (i = 0; i < hb->q.n; i++) {
+		const struct hz_slog *e = &hb->q.log[i];
 		uint32_t lanes = e->lanes;
 
 		while (lanes) {
@@ -2495,11 +2479,11 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 /* Ends a quiet interval other than at a full barrier. */
 static void quiet_end(struct hz_block *hb, uint32_t base)
 {
-	if (!hb->quiet)
+	if (!hb->q.on)
 		return;
 	slog_replay(hb, base);
 	slog_clear(hb);
-	hb->quiet = false;
+	hb->q.on = false;
 }
 
 /* Logs a plain read by a whole warp in a quiet interval whose lanes lie
@@ -2510,18 +2494,14 @@ HOT bool quiet_line(struct block_ctx *bc, struct hz_block *hb,
 		    uint32_t step, uint32_t pc)
 {
 	uint64_t ssize = bc->L->shared_size;
-	uint64_t limit = hb->quiet_init ? 0 : hb->init_limit;
+	uint64_t limit = hb->q.all_init ? 0 : hb->init_limit;
 	uint64_t off = (uint64_t)(p0 - bc->shared), span = 31ull * step + n;
 
-	if (hb->nslog == SLOG_MAX || (n != 4 && n != 8 && n != 16) ||
+	if (hb->q.n == SLOG_MAX || (n != 4 && n != 8 && n != 16) ||
 	    off >= ssize || ssize - off < span || (off & 3) || (step & 3) ||
 	    (off < limit && !bits_all(hb->sinit, off, (uint32_t)span)))
 		return false;
-	hb->slog[hb->nslog++] = (struct slog){
-		.pc = pc, .lanes = UINT32_MAX, .warp = (uint16_t)w->id,
-		.n = (uint8_t)n, .lined = true, .step = step,
-		.off = (uint32_t)off,
-	};
+	simt_hz_log_put_line(&hb->q, pc, w->id, n, step, (uint32_t)off);
 	return true;
 }
 
@@ -2535,12 +2515,12 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 {
 	uint64_t ssize = bc->L->shared_size, limit = hb->init_limit;
 	const uint8_t *prev = NULL;
-	struct slog *e;
+	struct hz_slog *e;
 	uint32_t m, *offs;
 
 	if (n != 4 && n != 8 && n != 16)
 		return false;
-	if (hb->nslog == SLOG_MAX) {
+	if (hb->q.n == SLOG_MAX) {
 		/* the records the log stands for, made now; the interval goes on */
 		slog_replay(hb, bc->L->hz_base);
 		slog_clear(hb);
@@ -2548,9 +2528,9 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 	if (step >= 0)  /* only ptr[0] is there */
 		return lanes == UINT32_MAX &&
 		       quiet_line(bc, hb, w, ptr[0], n, (uint32_t)step, pc);
-	e = &hb->slog[hb->nslog];
+	e = &hb->q.log[hb->q.n];
 	offs = hb->soff[hb->nsoff];
-	if (hb->quiet_init)
+	if (hb->q.all_init)
 		limit = 0;
 	m = lanes;
 	if (lanes == UINT32_MAX && !limit && ssize >= n) {
@@ -2587,7 +2567,7 @@ HOT bool quiet_read(struct block_ctx *bc, struct hz_block *hb,
 	e->lanes = lanes;
 	e->warp = (uint16_t)w->id;
 	e->n = (uint8_t)n;
-	hb->nslog++;
+	hb->q.n++;
 	return true;
 }
 
@@ -2597,7 +2577,7 @@ bool simt_hz_quiet_line(struct block_ctx *bc, const struct warp *w,
 {
 	struct hz_block *hb = bc->hz;
 
-	return hb->quiet && !flags_of(in, HZ_READ) &&
+	return hb->q.on && !flags_of(in, HZ_READ) &&
 	       quiet_line(bc, hb, w, p0, n, step,
 			  (uint32_t)(in - bc->L->mod->code));
 }
@@ -2751,7 +2731,7 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 
 	if (!lanes)
 		return;
-	if (hb->quiet && kind == HZ_READ && !flags &&
+	if (hb->q.on && kind == HZ_READ && !flags &&
 	    quiet_read(bc, hb, w, lanes, ptr, n, step, pc))
 		return;
 	if (step >= 0) {
@@ -2762,7 +2742,7 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	}
 	/* plain global accesses leave it quiet: they change no clock and no
 	 * shared record */
-	if (hb->quiet && ((kind != HZ_READ && kind != HZ_WRITE) || flags ||
+	if (hb->q.on && ((kind != HZ_READ && kind != HZ_WRITE) || flags ||
 			  any_shared(bc, lanes, ptr)))
 		quiet_end(hb, bc->L->hz_base);
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
@@ -2787,7 +2767,7 @@ simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 
 	if (flags_of(in, HZ_WRITE))
 		return lanes;
-	if (hb->quiet && any_shared(bc, lanes, ptr))
+	if (hb->q.on && any_shared(bc, lanes, ptr))
 		quiet_end(hb, bc->L->hz_base);
 	return fast_access(bc, hb, &wh, w, lanes, ptr, n, HZ_WRITE,
 			   (uint32_t)(in - bc->L->mod->code));

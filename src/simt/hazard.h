@@ -62,6 +62,64 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, uint32_t lanes,
 			 uint8_t *const *ptr, uint32_t n, int kind,
 			 const uint8_t (*val)[32], uint32_t coll, int step);
+/* A logged warp read of shared memory in a quiet interval: lane l of
+ * `lanes` read n bytes at off + l * step when `lined` (a whole warp),
+ * else at hazard.c's pool of offsets, row `off`.  Small, so that a long
+ * stretch of reads stays in the cache. */
+struct hz_slog {
+	uint32_t pc, lanes;
+	uint16_t warp;
+	uint8_t n;
+	bool lined;
+	uint32_t step;
+	uint32_t off;
+};
+
+#define SLOG_MAX 4096
+
+/* The start of a block's hazard state (bc->hz points at it): whether the
+ * block is in a quiet interval (no thread's knowledge changes but by a
+ * full barrier, see hazard.c), whether all of shared memory had been
+ * written when it began, and the reads logged in it.  The interpreter
+ * loop logs the usual shared read inline (simt_hz_log_line). */
+struct hz_quiet {
+	bool on;
+	bool all_init;
+	uint32_t n;
+	struct hz_slog *log;
+};
+
+/* Appends the record of a whole warp's read in a line (room checked). */
+static inline void simt_hz_log_put_line(struct hz_quiet *q, uint32_t pc,
+					uint32_t warp, uint32_t n,
+					uint32_t step, uint32_t off)
+{
+	q->log[q->n++] = (struct hz_slog){
+		.pc = pc, .lanes = UINT32_MAX, .warp = (uint16_t)warp,
+		.n = (uint8_t)n, .lined = true, .step = step, .off = off,
+	};
+}
+
+/* Logs a plain 4-, 8- or 16-byte read by a whole warp whose lanes lie in
+ * a line inside shared memory, aligned, at offset off from lane 0 by step
+ * (0 or n), when the block is in a quiet interval and every byte is known
+ * written: the cheap case of simt_hz_quiet_line.  False when that must
+ * be asked. */
+static inline bool simt_hz_log_line(struct block_ctx *bc,
+				    const struct warp *w,
+				    const struct simt_insn *in, uint32_t off,
+				    uint32_t n, uint32_t step)
+{
+	struct hz_quiet *q = (struct hz_quiet *)(void *)bc->hz;
+
+	if (!q->on || !q->all_init || q->n == SLOG_MAX ||
+	    (in->sem & (MSEM_STRONG | MSEM_CTA)))
+		return false;
+	simt_hz_log_put_line(q, (uint32_t)(in - bc->L->mod->code), w->id, n,
+			     step, off);
+	return true;
+}
+
 /* A plain read by a whole warp whose lanes lie in a line (lane l at
  * p0 + l * step), logged cheaply when the block is in a quiet interval
  * (see hazard.c); false when it must go to simt_hz_warp_access. */

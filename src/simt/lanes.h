@@ -16,6 +16,22 @@
 #define SIMT_LANE_CLONES
 #endif
 
+/* Whether the 32 lanes of row A lie in a line: all equal (*step 0) or
+ * rising by `n` from lane to lane (*step n).  One comparison per lane,
+ * which vectorises. */
+static inline bool lanes_in_line(const uint64_t *A, uint64_t n,
+				 uint64_t *step)
+{
+	uint64_t d = A[1] - A[0], dev = 0, e = A[0];
+
+	if (d != 0 && d != n)
+		return false;
+	for (unsigned l = 0; l < 32; l++, e += d)
+		dev |= A[l] ^ e;
+	*step = d;
+	return !dev;
+}
+
 /* The row of operand o: 32 lanes of 64 bits. */
 #define R(o) (bases[(o).kind] + (size_t)(o).idx * 32)
 

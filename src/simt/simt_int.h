@@ -269,7 +269,15 @@ struct simt_insn {
 	uint32_t ptx_line;
 	uint32_t src_line;
 	uint16_t src_file;
-	uint16_t pad2;
+	uint8_t form;     /* MF_*: a hot form the interpreter runs inline */
+	uint8_t pad2;
+};
+
+/* Forms of instructions that the interpreter loop takes inline in the
+ * usual case, seen at decode time. */
+enum {
+	MF_NONE,
+	MF_LD_SHARED4,    /* ld.shared of one 4-byte value, register-addressed */
 };
 
 struct simt_param {
