@@ -779,12 +779,12 @@ st_checked(struct block_ctx *bc, struct warp *w,
 		bool rec = true;
 
 		const uint64_t *Sk[4];
+		int shape;
 
 		for (k = 0; k < vec; k++)
 			Sk[k] = R(in->o[k]);
 		fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
-		int shape = window_ptrs(A, imm, ex, lo, sz, base, n, pt);
-
+		shape = window_ptrs(A, imm, ex, lo, sz, base, n, pt);
 		if (shape != WIN_MISS) {
 			line_fill(pt, shape, n);
 			FOR_LANES(ex, addr[l] = A[l] + imm);
@@ -794,8 +794,8 @@ st_checked(struct block_ctx *bc, struct warp *w,
 			});
 		/* usual case: distinct places the cheap check settles, stored
 		 * straight from the registers */
-		if (lanes_distinct(ptr, ex) &&
-		    !simt_hz_write_fast(bc, w, in, ex, ptr, n)) {
+		if ((shape == WIN_RUN || lanes_distinct(ptr, ex)) &&
+		    !simt_hz_write_fast(bc, w, in, ex, ptr, n, shape == WIN_RUN)) {
 			FOR_LANES(ex, {
 				for (k = 0; k < vec; k++)
 					store_bytes(ptr[l] + k * size, size, Sk[k][l]);

@@ -2616,7 +2616,8 @@ static bool any_shared(const struct block_ctx *bc, uint32_t lanes,
  * read4/write4 left them). */
 HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 			struct where *wh, const struct warp *w, uint32_t lanes,
-			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc)
+			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc,
+			bool line)
 {
 	unsigned f, l;
 	uint32_t run, cnt, g, ng, per = n / 4, base = bc->L->hz_base, tid0;
@@ -2638,7 +2639,7 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 	cnt = run == UINT32_MAX ? 32 : (uint32_t)__builtin_ctz(~run);
 	if (cnt < 4)
 		return lanes;
-	for (l = 1; l < cnt; l++)
+	for (l = 1; l < cnt && !line; l++)
 		if (ptr[f + l] != p0 + (size_t)l * n)
 			return lanes;
 	len = (uint64_t)cnt * n;
@@ -2691,12 +2692,12 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
 			    struct where *wh, const struct warp *w,
 			    uint32_t lanes, uint8_t *const *ptr, uint32_t n,
-			    int kind, uint32_t pc)
+			    int kind, uint32_t pc, bool line)
 {
 	switch (n) {
-	case 4: lanes = run_access(bc, hb, wh, w, lanes, ptr, 4, kind, pc); break;
-	case 8: lanes = run_access(bc, hb, wh, w, lanes, ptr, 8, kind, pc); break;
-	case 16: lanes = run_access(bc, hb, wh, w, lanes, ptr, 16, kind, pc); break;
+	case 4: lanes = run_access(bc, hb, wh, w, lanes, ptr, 4, kind, pc, line); break;
+	case 8: lanes = run_access(bc, hb, wh, w, lanes, ptr, 8, kind, pc, line); break;
+	case 16: lanes = run_access(bc, hb, wh, w, lanes, ptr, 16, kind, pc, line); break;
 	default: return lanes;
 	}
 	if (!lanes)
@@ -2746,7 +2747,8 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			  any_shared(bc, lanes, ptr)))
 		quiet_end(hb, bc->L->hz_base);
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
-		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc);
+		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc,
+				    step == (int)n && lanes == UINT32_MAX);
 	while (lanes) {
 		unsigned l = (unsigned)__builtin_ctz(lanes);
 
@@ -2760,7 +2762,7 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 SIMT_LANE_CLONES uint32_t
 simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 			    const struct simt_insn *in, uint32_t lanes,
-			    uint8_t *const *ptr, uint32_t n)
+			    uint8_t *const *ptr, uint32_t n, bool line)
 {
 	struct hz_block *hb = bc->hz;
 	struct where wh = {0, 0, NULL, NULL};
@@ -2770,7 +2772,7 @@ simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 	if (hb->q.on && any_shared(bc, lanes, ptr))
 		quiet_end(hb, bc->L->hz_base);
 	return fast_access(bc, hb, &wh, w, lanes, ptr, n, HZ_WRITE,
-			   (uint32_t)(in - bc->L->mod->code));
+			   (uint32_t)(in - bc->L->mod->code), line);
 }
 
 void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,

@@ -126,12 +126,13 @@ static inline bool simt_hz_log_line(struct block_ctx *bc,
 bool simt_hz_quiet_line(struct block_ctx *bc, const struct warp *w,
 			const struct simt_insn *in, uint8_t *p0, uint32_t n,
 			uint32_t step);
-/* The cheap check of a plain store whose lanes write distinct places:
+/* The cheap check of a plain store whose lanes write distinct places
+ * (line: a whole warp's rising run, ptr[l] == ptr[0] + l * n):
  * the lanes it could not settle are returned (0: all checked and
  * recorded), for simt_hz_warp_access with their values. */
 uint32_t simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 			    const struct simt_insn *in, uint32_t lanes,
-			    uint8_t *const *ptr, uint32_t n);
+			    uint8_t *const *ptr, uint32_t n, bool line);
 void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
 			 unsigned lane, const struct simt_insn *in, uint8_t *p);
 /* Lanes `first` and `other` of one store instruction write different
