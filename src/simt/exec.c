@@ -384,6 +384,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	uint64_t *bases[4];
 	const struct simt_insn *in = NULL;
 	uint32_t slice = bc->slice_cut;
+	/* the group's lane count, counted again only when the group changes */
+	uint32_t cmask = 0, cpop = 0;
 
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
@@ -410,12 +412,16 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 
 			ex &= in->guard_neg ? ~p : p;
 		}
+		if (w->mask != cmask) {
+			cmask = w->mask;
+			cpop = popc(cmask);
+		}
 		bc->counts.warp_insts++;
-		bc->counts.thread_insts += popc(w->mask);
+		bc->counts.thread_insts += cpop;
 		if (++bc->budget_tick >= 4096 && !budget_tick(bc, w, in))
 			return;
 		if (in->flop) {
-			uint64_t f = (uint64_t)in->flop * popc(ex);
+			uint64_t f = (uint64_t)in->flop * (ex == cmask ? cpop : popc(ex));
 
 			if (in->flop_type == 0)
 				bc->counts.flops_f32 += f;

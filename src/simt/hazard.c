@@ -549,6 +549,10 @@ struct hz_cached {
 
 struct hz_block {
 	struct hz_quiet q;        /* first: the interpreter reads it inline */
+	/* in a quiet interval: the snapshot and other-block knowledge that
+	 * every live thread holds (none has a strong read pending) */
+	struct hz_vc *q_snap;
+	struct hz_gvc *q_xk;
 	bool released;            /* block_release has left nothing held */
 	uint32_t n, nwarps;
 	uint32_t block;
@@ -599,6 +603,8 @@ static bool async_pending(const struct hz_block *hb)
 {
 	uint32_t i;
 
+	if (!hb->cold)  /* no thread has had a copy in flight */
+		return false;
 	for (i = 0; i < hb->n; i++)
 		if (hb->c[i].nasync)
 			return true;
@@ -1185,6 +1191,8 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		hb->t[i].clk = base + 1;
 		hb->t[i].snap = start;
 	}
+	hb->q_snap = start;
+	hb->q_xk = NULL;
 	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
@@ -1408,28 +1416,31 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 	if (!hb)
 		return;
 	if (hb->q.on) {
-		/* an arrival that goes on, or one that acquires what a strong
-		 * read saw, changes what the thread knows */
-		for (m = lanes; m && wait; m &= m - 1)
-			if (hb->t[w->id * 32 + (uint32_t)__builtin_ctz(m)].pend)
-				break;
-		if (!wait || m)
+		/* an arrival that goes on changes what the thread knows (no
+		 * strong read is pending in a quiet interval: one ends it) */
+		if (!wait)
 			quiet_end(hb, bc->L->hz_base);
 		else
 			hb->arrived[w->id] |= lanes;
 	}
 	/* usual case, as in acc_add, for the whole warp at once: no strong
 	 * read pending, every snapshot the one joined last and nothing else
-	 * known, so only the clocks are new */
+	 * known, so only the clocks are new.  In a quiet interval every live
+	 * thread holds q_snap and q_xk, so the lanes need no look. */
 	if (a->vc && !hb->Lon[w->id]) {
 		struct hz_thread *t0 = &hb->t[w->id * 32];
 
-		for (m = lanes; m; m &= m - 1) {
-			const struct hz_thread *t = &t0[__builtin_ctz(m)];
+		if (hb->q.on)
+			m = a->last == hb->q_snap && (!hb->q_xk || hb->q_xk == a->xk)
+			  ? 0 : lanes;
+		else
+			for (m = lanes; m; m &= m - 1) {
+				const struct hz_thread *t = &t0[__builtin_ctz(m)];
 
-			if (t->pend || t->snap != a->last || (t->xk && t->xk != a->xk))
-				break;
-		}
+				if (t->pend || t->snap != a->last ||
+				    (t->xk && t->xk != a->xk))
+					break;
+			}
 		if (!m) {
 			uint32_t *c = a->vc->c + w->id * 32;
 
@@ -1465,13 +1476,14 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 	struct hz_acc *a;
 	struct hz_vc *v, *old = NULL;
 	uint32_t wi, nold = 0, nnew = 0;
-	bool full = true;
+	bool full = true, was_quiet, quiet_all;
 
 	if (!hb)
 		return;
 	a = &hb->bars[id];
 	if (!a->vc)
 		return;
+	was_quiet = hb->q.on;
 	for (wi = 0; wi < bc->nwarps; wi++) {
 		const struct warp *w = &bc->warps[wi];
 		uint32_t live = w->exist & ~w->exited;
@@ -1495,8 +1507,24 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 	}
 	v = a->vc;
 	/* every arriving thread takes v: the references counted and dropped
-	 * a run of equal snapshots at a time, not one atomic per thread */
-	for (wi = 0; wi < bc->nwarps; wi++) {
+	 * a run of equal snapshots at a time, not one atomic per thread; at
+	 * the end of a quiet interval all of them held q_snap and q_xk */
+	quiet_all = was_quiet && full && hb->q_xk == a->xk;
+	for (wi = 0; quiet_all && wi < bc->nwarps; wi++) {
+		const struct warp *w = &bc->warps[wi];
+		struct hz_thread *t0 = &hb->t[wi * 32];
+		uint32_t lanes = w->barmask[id];
+
+		hb->Lon[wi] = false;
+		nnew += popc(lanes);
+		for (; lanes; lanes &= lanes - 1)
+			t0[__builtin_ctz(lanes)].snap = v;
+	}
+	if (quiet_all) {
+		old = hb->q_snap;
+		nold = nnew;
+	}
+	for (wi = 0; !quiet_all && wi < bc->nwarps; wi++) {
 		const struct warp *w = &bc->warps[wi];
 		uint32_t lanes = w->barmask[id], live = w->exist & ~w->exited;
 
@@ -1526,6 +1554,9 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 	vc_unref_n(old, nold);
 	if (nnew)
 		atomic_fetch_add_explicit(&v->refs, nnew, memory_order_relaxed);
+	/* every live thread arrived and now holds v and a->xk */
+	hb->q_snap = v;
+	hb->q_xk = a->xk;
 	acc_clear(a);
 	if (full && !async_pending(hb))
 		quiet_begin(hb);
