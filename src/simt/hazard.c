@@ -2645,6 +2645,39 @@ static bool any_shared(const struct block_ctx *bc, uint32_t lanes,
  * access is not of this shape, else those from the first granule that
  * needs the full check (granules of it already done are found again as
  * read4/write4 left them). */
+/* Whether record r leaves a plain access by thread tid free to go on
+ * and be recorded: it is stale (an earlier launch, or in shared memory
+ * another block) or the thread's own synchronous access. */
+HOT bool rec_free(const struct hz_rec *r, uint32_t blk, uint32_t tid,
+		  uint32_t base, bool shared)
+{
+	return r->clk <= base || (shared && r->block != blk) ||
+	       (r->block == blk && r->tid == tid && !(r->flags & HZR_ASYNC));
+}
+
+/* A run of ng granules whose records all leave the access free (as a
+ * streaming kernel touches memory): recorded in one loop, as read4 or
+ * write4 would record it granule by granule.  False, with nothing
+ * changed, when some granule needs their checks. */
+HOT bool own_run(struct hz_block *hb, struct hz_word *wd, uint32_t ng,
+		 uint32_t per, uint32_t tid0, uint32_t pc, uint32_t base,
+		 bool shared, int kind)
+{
+	uint32_t blk = hb->block, g;
+
+	for (g = 0; g < ng; g++)
+		if (!rec_free(&wd[g].w, blk, tid0 + g / per, base, shared) ||
+		    !rec_free(&wd[g].r, blk, tid0 + g / per, base, shared))
+			return false;
+	for (g = 0; g < ng; g++) {
+		uint32_t tid = tid0 + g / per;
+
+		rec_put_plain(kind == HZ_READ ? &wd[g].r : &wd[g].w, blk,
+			      hb->t[tid].clk, tid, pc);
+	}
+	return true;
+}
+
 HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 			struct where *wh, const struct warp *w, uint32_t lanes,
 			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc,
@@ -2696,7 +2729,9 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 			return lanes;
 	}
 	ng = (uint32_t)(len / 4);
-	if (kind == HZ_READ) {
+	if (own_run(hb, wd, ng, per, tid0, pc, base, shared, kind)) {
+		g = ng;
+	} else if (kind == HZ_READ) {
 		for (g = 0; g < ng; g++)
 			if (!read4(hb, wd + g, tid0 + g / per, pc, base, shared))
 				break;
@@ -2704,14 +2739,14 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 		for (g = 0; g < ng; g++)
 			if (!write4(hb, wd + g, tid0 + g / per, pc, base, shared))
 				break;
-		/* the lanes fully written are initialised; the rest are
-		 * marked by the path that finishes them */
-		if (g / per) {
-			if (shared)
-				bits_set_span(hb->sinit, off, (uint64_t)(g / per) * n, false);
-			else if (wh->init)
-				bits_set_span(wh->init, off, (uint64_t)(g / per) * n, true);
-		}
+	}
+	/* the lanes fully written are initialised; the rest are marked by
+	 * the path that finishes them */
+	if (kind != HZ_READ && g / per) {
+		if (shared)
+			bits_set_span(hb->sinit, off, (uint64_t)(g / per) * n, false);
+		else if (wh->init)
+			bits_set_span(wh->init, off, (uint64_t)(g / per) * n, true);
 	}
 	if (g == ng)
 		return 0;
