@@ -373,6 +373,21 @@ static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
 static int step_misc(struct block_ctx *bc, struct warp *w,
 		     const struct simt_insn *in, uint64_t **bases, uint32_t ex);
 
+/* Counts of the interpreter loop, kept in registers while it runs. */
+struct tally {
+	uint64_t warp, thread, flops[3];  /* flops: f32, f64, f16 */
+};
+
+static inline void tally_flush(struct block_ctx *bc, struct tally *t)
+{
+	bc->counts.warp_insts += t->warp;
+	bc->counts.thread_insts += t->thread;
+	bc->counts.flops_f32 += t->flops[0];
+	bc->counts.flops_f64 += t->flops[1];
+	bc->counts.flops_f16 += t->flops[2];
+	*t = (struct tally){0};
+}
+
 /* The interpreter loop is also compiled for AVX2, where the lane loops
  * over 64-bit rows become vector code (per-lane shifts, 32-bit
  * multiplies, wider blends); the loader picks the version the CPU runs. */
@@ -386,6 +401,9 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	uint32_t slice = bc->slice_cut;
 	/* the group's lane count, counted again only when the group changes */
 	uint32_t cmask = 0, cpop = 0;
+	/* counts kept in registers, added to bc->counts when the loop leaves
+	 * or calls what may read them */
+	struct tally tl = {0};
 
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
@@ -395,14 +413,14 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		int r;
 
 		if (!w->mask && !pick(bc, mod, w))
-			return;
+			goto out;
 		/* A time slice: other warps (and other lanes of this one) get to
 		 * run, so spinning on another thread's store makes progress. */
 		if (++slice >= SLICE) {
 			simt_park(w, w->mask, w->pc);
 			w->rotate_from = w->mask;
 			w->mask = 0;
-			return;
+			goto out;
 		}
 		bases[OK_REG] = w->regs + (size_t)w->frames[w->fi].row_base * 32;
 		in = &code[w->pc];
@@ -416,19 +434,14 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			cmask = w->mask;
 			cpop = popc(cmask);
 		}
-		bc->counts.warp_insts++;
-		bc->counts.thread_insts += cpop;
+		tl.warp++;
+		tl.thread += cpop;
 		if (++bc->budget_tick >= 4096 && !budget_tick(bc, w, in))
-			return;
+			goto out;
 		if (in->flop) {
 			uint64_t f = (uint64_t)in->flop * (ex == cmask ? cpop : popc(ex));
 
-			if (in->flop_type == 0)
-				bc->counts.flops_f32 += f;
-			else if (in->flop_type == 1)
-				bc->counts.flops_f64 += f;
-			else
-				bc->counts.flops_f16 += f;
+			tl.flops[in->flop_type < 2 ? in->flop_type : 2] += f;
 		}
 		if (!ex && in->op != OP_BRA)
 			goto next;
@@ -643,11 +656,11 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			    !simt_counters_on && ld_shared_line(bc, w, in, bases))
 				break;
 			if (!simt_exec_ld(bc, w, in, bases, ex))
-				return;
+				goto out;
 			break;
 		case OP_ST:
 			if (!simt_exec_st(bc, w, in, bases, ex))
-				return;
+				goto out;
 			break;
 		case OP_BRA: {
 			uint32_t stay = w->mask & ~ex;
@@ -670,9 +683,10 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			continue;
 		}
 		default:
+			tally_flush(bc, &tl);  /* %clock reads the count */
 			r = step_misc(bc, w, in, bases, ex);
 			if (r < 0)
-				return;
+				goto out;
 			if (r == 0)
 				continue;
 			if (r == SIMT_MBAR_YIELD) {
@@ -680,7 +694,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				simt_park(w, w->mask, w->pc + 1);
 				w->rotate_from = w->mask;
 				w->mask = 0;
-				return;
+				goto out;
 			}
 			break;
 		}
@@ -691,6 +705,8 @@ next:
 			w->mask = 0;
 		}
 	}
+out:
+	tally_flush(bc, &tl);
 }
 
 /* Less frequent operations.  Returns 1 to go on to the next instruction,
