@@ -333,23 +333,55 @@ static bool budget_tick(struct block_ctx *bc, struct warp *w,
 		}); \
 	} while (0)
 
+/* Address rows whose lanes the loop found in a line (ld_shared_line),
+ * with their steps, while it has run straight through since: what an
+ * MF_LD_SHARED4_AGAIN load reuses.  Emptied whenever the loop goes on
+ * anywhere but at the next instruction. */
+struct line_cache {
+	const uint64_t *row[4];
+	uint64_t step[4];
+	unsigned next;
+};
+
+static inline void line_forget(struct line_cache *lc, const uint64_t *row)
+{
+	for (unsigned i = 0; i < 4; i++)
+		if (lc->row[i] == row)
+			lc->row[i] = NULL;
+}
+
 /* ld.shared of 4 bytes by a whole warp whose lanes lie in a line (one
  * address, or a rising run), inside shared memory and aligned: loaded
  * here, without the call to the general path, and (with the checks on)
  * logged when the block is in a quiet interval.  False when the general
- * path must take it; nothing has changed then. */
+ * path must take it; the line cache then no longer holds the address
+ * row, and nothing else has changed. */
 static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
 				  const struct simt_insn *in,
-				  uint64_t *const *bases)
+				  uint64_t *const *bases, struct line_cache *lc)
 {
 	const uint64_t *A = R(in->addr);
 	uint64_t *D = R(in->o[0]);
-	uint64_t a0 = A[0] + (uint64_t)in->imm, sz = bc->L->shared_size, d;
+	uint64_t a0 = A[0] + (uint64_t)in->imm, sz = bc->L->shared_size, d = 0;
 	uint8_t *p;
 	uint32_t v;
+	unsigned i = 4;
 
-	if (!lanes_in_line(A, 4, &d) || a0 >= sz || sz - a0 < 31 * d + 4 ||
-	    (a0 & 3))
+	if (in->form == MF_LD_SHARED4_AGAIN)
+		for (i = 0; i < 4 && lc->row[i] != A; i++)
+			;
+	if (i < 4) {
+		d = lc->step[i];
+	} else if (lanes_in_line(A, 4, &d)) {
+		line_forget(lc, A);
+		lc->row[lc->next] = A;
+		lc->step[lc->next] = d;
+		lc->next = (lc->next + 1) & 3;
+	} else {
+		line_forget(lc, A);
+		return false;
+	}
+	if (a0 >= sz || sz - a0 < 31 * d + 4 || (a0 & 3))
 		return false;
 	p = bc->shared + a0;
 	if (bc->hz && !simt_hz_log_line(bc, w, in, (uint32_t)a0, 4, (uint32_t)d) &&
@@ -404,6 +436,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	/* counts kept in registers, added to bc->counts when the loop leaves
 	 * or calls what may read them */
 	struct tally tl = {0};
+	struct line_cache lc = {0};
+	uint32_t seq = UINT32_MAX;  /* the pc that follows the last one run */
 
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
@@ -423,6 +457,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			goto out;
 		}
 		bases[OK_REG] = w->regs + (size_t)w->frames[w->fi].row_base * 32;
+		if (w->pc != seq)
+			lc = (struct line_cache){0};
 		in = &code[w->pc];
 		ex = w->mask;
 		if (in->guard >= 0) {
@@ -652,9 +688,12 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			simt_typed_exec(in, bases, ex);
 			break;
 		case OP_LD:
-			if (in->form == MF_LD_SHARED4 && ex == SIMT_FULL &&
-			    !simt_counters_on && ld_shared_line(bc, w, in, bases))
-				break;
+			if (in->form != MF_NONE) {
+				if (ex == SIMT_FULL && !simt_counters_on &&
+				    ld_shared_line(bc, w, in, bases, &lc))
+					break;
+				line_forget(&lc, R(in->addr));
+			}
 			if (!simt_exec_ld(bc, w, in, bases, ex))
 				goto out;
 			break;
@@ -699,7 +738,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			break;
 		}
 next:
-		w->pc++;
+		seq = ++w->pc;
 		if (w->pc >= w->next_pc) {
 			simt_park(w, w->mask, w->pc);
 			w->mask = 0;

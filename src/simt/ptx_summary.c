@@ -331,9 +331,71 @@ int simt_kernel_summarize(struct simt_module *mod, struct simt_func *f)
 /* What a launch needs computed once the whole module is read: source
  * locations, the functions each function can reach, the shared-memory
  * layout and each kernel's summary. */
+/* Whether instruction p may write register row r: any register operand
+ * of it other than a load's address. */
+static bool may_write_row(const struct simt_insn *p, uint32_t r)
+{
+	int k;
+
+	for (k = 0; k < 6; k++)
+		if (p->o[k].kind == OK_REG && p->o[k].idx == r)
+			return true;
+	return p->op != OP_LD && p->addr.kind == OK_REG && p->addr.idx == r;
+}
+
+/* Whether p is a lane-wise operation or a plain memory access, which
+ * writes no register row but its operands (no call, tensor core,
+ * synchronisation or control flow). */
+static bool lane_wise(const struct simt_insn *p)
+{
+	return p->op <= OP_TESTP || p->op == OP_LD ||
+	       p->op == OP_ST;
+}
+
+/* Marks each register-addressed 4-byte ld.shared whose address row an
+ * earlier one read a few instructions before, with only lane-wise
+ * operations and memory accesses between that do not write the row: the interpreter
+ * then reuses what it found of the row's lanes there (lanes in a line)
+ * instead of looking again, as long as it ran the code in between
+ * straight through (exec.c). */
+static void mark_known_lines(struct simt_module *mod)
+{
+	int fi;
+
+	for (fi = 0; fi < mod->nfuncs; fi++) {
+		const struct simt_func *f = &mod->funcs[fi];
+		uint32_t pc, q;
+
+		if (!f->defined)
+			continue;
+		for (pc = f->pc_begin; pc < f->pc_end; pc++) {
+			struct simt_insn *in = &mod->code[pc];
+			uint32_t r = in->addr.idx;
+
+			if (in->form != MF_LD_SHARED4)
+				continue;
+			for (q = pc; q > f->pc_begin && pc - q < 64; q--) {
+				const struct simt_insn *p = &mod->code[q - 1];
+
+				if (!lane_wise(p))
+					break;
+				if (may_write_row(p, r))
+					break;
+				if ((p->form == MF_LD_SHARED4 ||
+				     p->form == MF_LD_SHARED4_AGAIN) &&
+				    p->addr.idx == r) {
+					in->form = MF_LD_SHARED4_AGAIN;
+					break;
+				}
+			}
+		}
+	}
+}
+
 void ptx_finish(struct ptx_parser *ps)
 {
 	map_files(ps);
 	collect_uses(ps);
 	summarize_kernels(ps);
+	mark_known_lines(ps->mod);
 }

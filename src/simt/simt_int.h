@@ -278,6 +278,8 @@ struct simt_insn {
 enum {
 	MF_NONE,
 	MF_LD_SHARED4,    /* ld.shared of one 4-byte value, register-addressed */
+	MF_LD_SHARED4_AGAIN, /* the same, whose address row an earlier one read
+			      * in straight-line code that does not write it */
 };
 
 struct simt_param {
