@@ -353,16 +353,17 @@ static inline void line_forget(struct line_cache *lc, const uint64_t *row)
 /* ld.shared of 4 bytes by a whole warp whose lanes lie in a line (one
  * address, or a rising run), inside shared memory and aligned: loaded
  * here, without the call to the general path, and (with the checks on)
- * logged when the block is in a quiet interval.  False when the general
- * path must take it; the line cache then no longer holds the address
- * row, and nothing else has changed. */
+ * logged when the block is in a quiet interval (sz: the block's shared
+ * memory).  False when the general path must take it; the line cache
+ * then no longer holds the address row, and nothing else has changed. */
 static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
 				  const struct simt_insn *in,
-				  uint64_t *const *bases, struct line_cache *lc)
+				  uint64_t *const *bases, struct line_cache *lc,
+				  uint64_t sz)
 {
 	const uint64_t *A = R(in->addr);
 	uint64_t *D = R(in->o[0]);
-	uint64_t a0 = A[0] + (uint64_t)in->imm, sz = bc->L->shared_size, d = 0;
+	uint64_t a0 = A[0] + (uint64_t)in->imm, d = 0;
 	uint8_t *p;
 	uint32_t v;
 	unsigned i = 4;
@@ -437,7 +438,9 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	 * or calls what may read them */
 	struct tally tl = {0};
 	struct line_cache lc = {0};
-	uint32_t seq = UINT32_MAX;  /* the pc that follows the last one run */
+	/* the pc after the last one run, when the loop went on there */
+	uint32_t seq = UINT32_MAX;
+	uint64_t shared_size = L->shared_size;
 
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
@@ -446,8 +449,11 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		uint32_t ex;
 		int r;
 
-		if (!w->mask && !pick(bc, mod, w))
-			goto out;
+		if (!w->mask) {
+			if (!pick(bc, mod, w))
+				goto out;
+			seq = UINT32_MAX;  /* maybe another group, frame or place */
+		}
 		/* A time slice: other warps (and other lanes of this one) get to
 		 * run, so spinning on another thread's store makes progress. */
 		if (++slice >= SLICE) {
@@ -456,9 +462,13 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			w->mask = 0;
 			goto out;
 		}
-		bases[OK_REG] = w->regs + (size_t)w->frames[w->fi].row_base * 32;
-		if (w->pc != seq)
+		/* the frame and the rows change only where the loop does not go
+		 * on at the next instruction (a branch, a call, a return, a new
+		 * group) */
+		if (w->pc != seq) {
+			bases[OK_REG] = w->regs + (size_t)w->frames[w->fi].row_base * 32;
 			lc = (struct line_cache){0};
+		}
 		in = &code[w->pc];
 		ex = w->mask;
 		if (in->guard >= 0) {
@@ -690,7 +700,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		case OP_LD:
 			if (in->form != MF_NONE) {
 				if (ex == SIMT_FULL && !simt_counters_on &&
-				    ld_shared_line(bc, w, in, bases, &lc))
+				    ld_shared_line(bc, w, in, bases, &lc, shared_size))
 					break;
 				line_forget(&lc, R(in->addr));
 			}

@@ -363,11 +363,15 @@ static void check_bar_pcs(struct block_ctx *bc, uint32_t id)
 
 	for (wi = 0; wi < bc->L->nwarps; wi++) {
 		const struct warp *w = &bc->warps[wi];
-		uint32_t lanes = w->barmask[id], first, same = 0;
+		uint32_t lanes = w->barmask[id], first, same = 0, diff;
 
 		if (!lanes)
 			continue;
 		first = w->lane_pc[__builtin_ctz(lanes)];
+		diff = 0;
+		FOR_LANES(lanes, diff |= w->lane_pc[l] ^ first);
+		if (!diff)
+			continue;  /* usual case: all at one barrier */
 		FOR_LANES(lanes, if (w->lane_pc[l] == first) same |= 1u << l);
 		if (same != lanes && (mod->code[first].sem & MSEM_ALIGNED))
 			simt_hz_divergent_bar(bc, w, &mod->code[first], same,
