@@ -39,7 +39,10 @@ struct pool {
 	uint64_t generation;
 	int nworkers;          /* worker threads besides the caller */
 	int busy;
-	struct block_ctx *ctx; /* one per worker, index 0 = caller */
+	/* one per worker, index 0 = caller, each in cache lines of its own:
+	 * the interpreter writes some fields at every instruction, which a
+	 * neighbour sharing the line would pay for */
+	struct block_ctx **ctx;
 	bool started;
 };
 
@@ -498,7 +501,7 @@ static void run_share(struct launch_state *L, int part)
 	if (L->coop)
 		simt_coop_run(L, part, L->nparts);
 	else
-		run_blocks(&pool.ctx[part], L);
+		run_blocks(pool.ctx[part], L);
 }
 
 static void *worker_main(void *arg)
@@ -528,7 +531,15 @@ static void pool_start(void)
 {
 	int n = simt_worker_count(), i;
 
+	size_t line = 64, size = (sizeof **pool.ctx + line - 1) / line * line;
+
 	pool.ctx = simt_xcalloc((size_t)n, sizeof *pool.ctx);
+	for (i = 0; i < n; i++) {
+		pool.ctx[i] = aligned_alloc(line, size);
+		if (!pool.ctx[i])
+			abort();
+		memset(pool.ctx[i], 0, size);
+	}
 	pool.nworkers = 0;
 	for (i = 1; i < n; i++) {
 		pthread_t t;
