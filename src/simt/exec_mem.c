@@ -616,7 +616,9 @@ ld_checked(struct block_ctx *bc, struct warp *w,
 
 		if (!ld_fast(bc, w, in, bases, ex, addr, ptr, &line))
 			return false;
-		if (line < 0 || !simt_hz_quiet_line(bc, w, in, ptr[0], n, (uint32_t)line))
+		if (line < 0 ||
+		    (uint64_t)(ptr[0] - bc->shared) >= bc->L->shared_size ||
+		    !simt_hz_quiet_line(bc, w, in, ptr[0], n, (uint32_t)line))
 			simt_hz_warp_access(bc, w, in, ex, ptr, n, HZ_READ, NULL, 0, line);
 		if (simt_counters_on)
 			count_access(bc, in, addr, ex, n, false);

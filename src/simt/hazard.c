@@ -2801,17 +2801,19 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 	if (hb->q.on && kind == HZ_READ && !flags &&
 	    quiet_read(bc, hb, w, lanes, ptr, n, step, pc))
 		return;
+	/* plain global accesses leave it quiet: they change no clock and no
+	 * shared record (a line lies in shared memory if its start does) */
+	if (hb->q.on && ((kind != HZ_READ && kind != HZ_WRITE) || flags ||
+			 (step >= 0 ? (uint64_t)(ptr[0] - bc->shared) <
+				      bc->L->shared_size
+				    : any_shared(bc, lanes, ptr))))
+		quiet_end(hb, bc->L->hz_base);
 	if (step >= 0) {
 		/* only ptr[0] was made; the others follow from it */
 		for (unsigned l = 0; l < 32; l++)
 			line[l] = ptr[0] + l * (uint32_t)step;
 		ptr = line;
 	}
-	/* plain global accesses leave it quiet: they change no clock and no
-	 * shared record */
-	if (hb->q.on && ((kind != HZ_READ && kind != HZ_WRITE) || flags ||
-			  any_shared(bc, lanes, ptr)))
-		quiet_end(hb, bc->L->hz_base);
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
 		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc,
 				    step == (int)n && lanes == UINT32_MAX);
