@@ -365,7 +365,6 @@ static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
 	uint64_t *D = R(in->o[0]);
 	uint64_t a0 = A[0] + (uint64_t)in->imm, d = 0;
 	uint8_t *p;
-	uint32_t v;
 	unsigned i = 4;
 
 	if (in->form == MF_LD_SHARED4_AGAIN)
@@ -388,16 +387,7 @@ static inline bool ld_shared_line(struct block_ctx *bc, struct warp *w,
 	if (bc->hz && !simt_hz_log_line(bc, w, in, (uint32_t)a0, 4, (uint32_t)d) &&
 	    !simt_hz_quiet_line(bc, w, in, p, 4, (uint32_t)d))
 		return false;
-	if (d) {
-		for (unsigned l = 0; l < 32; l++) {
-			memcpy(&v, p + 4 * l, 4);
-			D[l] = v;
-		}
-	} else {
-		memcpy(&v, p, 4);
-		for (unsigned l = 0; l < 32; l++)
-			D[l] = v;
-	}
+	load_line32(D, p, d);
 	return true;
 }
 

@@ -376,12 +376,8 @@ window_ptrs(const uint64_t *restrict A, uint64_t imm, uint32_t ex,
 /* The pointers of lanes 1..31 of a warp in a line from lane 0's. */
 static inline void line_fill(uint8_t **pt, int shape, uint32_t n)
 {
-	uint64_t step = shape == WIN_RUN ? n : 0;
-
-	if (shape != WIN_RUN && shape != WIN_UNIFORM)
-		return;
-	for (unsigned l = 1; l < 32; l++)
-		pt[l] = pt[0] + l * step;
+	if (shape == WIN_RUN || shape == WIN_UNIFORM)
+		line_ptrs(pt, shape == WIN_RUN ? n : 0);
 }
 
 /* Row D from the 4 or 8 bytes at offset k * size of each lane's pointer
@@ -391,28 +387,16 @@ static inline __attribute__((always_inline)) void
 gather_row(uint64_t *restrict D, uint8_t *const *restrict pt, uint32_t ex,
 	   int size, int k, int shape)
 {
-	if (shape == WIN_UNIFORM) {
+	if (shape == WIN_UNIFORM && size == 4) {
+		load_line32(D, pt[0] + 4 * k, 0);
+	} else if (shape == WIN_UNIFORM) {
 		uint64_t v;
 
-		if (size == 4) {
-			uint32_t v32;
-
-			memcpy(&v32, pt[0] + 4 * k, 4);
-			v = v32;
-		} else {
-			memcpy(&v, pt[0] + 8 * k, 8);
-		}
+		memcpy(&v, pt[0] + 8 * k, 8);
 		for (unsigned l = 0; l < 32; l++)
 			D[l] = v;
 	} else if (shape == WIN_RUN && size == 4) {
-		const uint8_t *p = pt[0];
-
-		for (unsigned l = 0; l < 32; l++) {
-			uint32_t v;
-
-			memcpy(&v, p + 4 * l, 4);
-			D[l] = v;
-		}
+		load_line32(D, pt[0], 4);
 	} else if (shape == WIN_RUN) {
 		memcpy(D, pt[0], 32 * 8);
 	} else if (size == 4 && ex == SIMT_FULL) {
@@ -445,9 +429,10 @@ gather_row(uint64_t *restrict D, uint8_t *const *restrict pt, uint32_t ex,
 /* Scalar register-addressed loads and stores in the spaces the fast
  * window covers: the whole warp checked at once when it can be, else
  * lane by lane, with loops specialised by access size. */
-static inline __attribute__((always_inline)) bool ld_fast(struct block_ctx *bc, struct warp *w,
-		    const struct simt_insn *in, uint64_t *const *bases,
-		    uint32_t ex, uint64_t *addr, uint8_t **pt, int *line)
+static inline __attribute__((always_inline)) bool
+ld_fast(struct block_ctx *bc, struct warp *w, const struct simt_insn *in,
+	uint64_t *const *bases, uint32_t ex, uint64_t *addr, uint8_t **pt,
+	int *line)
 {
 	const uint64_t *A = R(in->addr);
 	uint64_t *D = R(in->o[0]);
@@ -460,7 +445,6 @@ static inline __attribute__((always_inline)) bool ld_fast(struct block_ctx *bc, 
 	fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
 	if ((size == 8 || (size == 4 && !sgn)) && in->vec <= 4) {
 		uint8_t *own[32], **p = pt ? pt : own;
-
 		int shape = window_ptrs(A, imm, ex, lo, sz, base, n * in->vec, p);
 
 		if (shape != WIN_MISS) {
@@ -528,9 +512,9 @@ static inline __attribute__((always_inline)) bool ld_fast(struct block_ctx *bc, 
 	return true;
 }
 
-static inline __attribute__((always_inline)) bool st_fast(struct block_ctx *bc, struct warp *w,
-		    const struct simt_insn *in, uint64_t *const *bases,
-		    uint32_t ex, uint64_t *addr)
+static inline __attribute__((always_inline)) bool
+st_fast(struct block_ctx *bc, struct warp *w, const struct simt_insn *in,
+	uint64_t *const *bases, uint32_t ex, uint64_t *addr)
 {
 	uint8_t **pt = NULL; /* the hazard path has its own stores */
 	const uint64_t *A = R(in->addr), *S = R(in->o[0]);
@@ -543,7 +527,6 @@ static inline __attribute__((always_inline)) bool st_fast(struct block_ctx *bc, 
 	fast_window(bc, in->space, A[__builtin_ctz(ex)] + imm, &lo, &sz, &base);
 	if ((size == 4 || size == 8) && in->vec <= 4) {
 		uint8_t *p[32];
-
 		int shape = window_ptrs(A, imm, ex, lo, sz, base, n * in->vec, p);
 
 		if (shape != WIN_MISS) {

@@ -2810,8 +2810,8 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 		quiet_end(hb, bc->L->hz_base);
 	if (step >= 0) {
 		/* only ptr[0] was made; the others follow from it */
-		for (unsigned l = 0; l < 32; l++)
-			line[l] = ptr[0] + l * (uint32_t)step;
+		line[0] = ptr[0];
+		line_ptrs(line, (uint32_t)step);
 		ptr = line;
 	}
 	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))

@@ -32,6 +32,33 @@ static inline bool lanes_in_line(const uint64_t *A, uint64_t n,
 	return !dev;
 }
 
+/* The 32 lanes' pointers of a warp in a line from lane 0's (step 0: all
+ * at one place; otherwise rising by step). */
+static inline void line_ptrs(uint8_t **pt, uint64_t step)
+{
+	for (unsigned l = 1; l < 32; l++)
+		pt[l] = pt[0] + l * step;
+}
+
+/* Row D from a whole warp's 4-byte loads in a line from p (step 0: one
+ * word for every lane; 4: a rising run), zero-extended. */
+static inline void load_line32(uint64_t *restrict D, const uint8_t *p,
+			       uint64_t step)
+{
+	uint32_t v;
+
+	if (step) {
+		for (unsigned l = 0; l < 32; l++) {
+			memcpy(&v, p + 4 * l, 4);
+			D[l] = v;
+		}
+	} else {
+		memcpy(&v, p, 4);
+		for (unsigned l = 0; l < 32; l++)
+			D[l] = v;
+	}
+}
+
 /* The row of operand o: 32 lanes of 64 bits. */
 #define R(o) (bases[(o).kind] + (size_t)(o).idx * 32)
 
