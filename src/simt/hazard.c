@@ -47,6 +47,16 @@ enum {
 	HZR_ATOMIC = 4,   /* a read-modify-write */
 	HZR_ASYNC = 8,    /* a cp.async write not yet waited for */
 	HZR_COLL = 16,    /* one value stored by several lanes of one instruction */
+	HZR_LINE = 32,    /* a line record standing for all its granules */
+};
+
+/* A line of global memory: 32 granules, 128 bytes from the start of its
+ * allocation.  Its two records say how to read the granules' write and
+ * read records (see "the line layer"). */
+#define LINE_BYTES 128u
+#define LINE_GRAN 32u
+struct hz_line {
+	struct hz_rec w, r;
 };
 
 /* Kinds of reports. */
@@ -321,7 +331,9 @@ bool simt_hz_enabled(void)
 #define MADV_POPULATE_WRITE 23
 #endif
 
-static void *zeroed(size_t bytes)
+/* Zeroed memory; when mapped, the bytes from `fill` on are filled at once
+ * (see POPULATE_MAX). */
+static void *zeroed_from(size_t bytes, size_t fill)
 {
 	void *p;
 
@@ -336,9 +348,15 @@ static void *zeroed(size_t bytes)
 #ifdef MADV_HUGEPAGE
 	madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-	if (bytes <= POPULATE_MAX)
-		madvise(p, bytes, MADV_POPULATE_WRITE); /* a hint: may fail */
+	fill &= ~(size_t)4095;
+	if (fill < bytes && bytes - fill <= POPULATE_MAX)
+		madvise((char *)p + fill, bytes - fill, MADV_POPULATE_WRITE); /* a hint: may fail */
 	return p;
+}
+
+static void *zeroed(size_t bytes)
+{
+	return zeroed_from(bytes, 0);
 }
 
 static void unzeroed(void *p, size_t bytes)
@@ -416,11 +434,24 @@ static void pool_flush(void)
 	pthread_mutex_unlock(&pool_lock);
 }
 
-/* A mapped shadow's size: whole huge pages, so that pooled shadows fit
- * allocations of nearby sizes. */
+/* A global shadow: the records of every granule, a line of 32 granules
+ * (128 bytes) after another, then one struct hz_line per line (see "the
+ * line layer").  Its size in bytes: whole huge pages when mapped, so that
+ * pooled shadows fit allocations of nearby sizes. */
+static uint64_t line_count(uint64_t size)
+{
+	return (size + LINE_BYTES - 1) / LINE_BYTES;
+}
+
+static struct hz_line *lines_of(struct hz_word *sh, uint64_t size)
+{
+	return (struct hz_line *)(void *)(sh + line_count(size) * LINE_GRAN);
+}
+
 static size_t shadow_bytes(uint64_t size)
 {
-	size_t b = (size_t)((size + 3) / 4) * sizeof(struct hz_word);
+	size_t b = (size_t)line_count(size) *
+		   (LINE_GRAN * sizeof(struct hz_word) + sizeof(struct hz_line));
 
 	return b < MAP_MIN ? b : (b + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
 }
@@ -437,7 +468,11 @@ struct hz_word *simt_hz_shadow_new(uint64_t size)
 		}
 		return p;
 	}
-	return zeroed(bytes);
+	/* granule records are written before they are read (see
+	 * line_settle), a page at a time as lines need them; the lines are
+	 * read first */
+	return zeroed_from(bytes, (size_t)line_count(size) * LINE_GRAN *
+				  sizeof(struct hz_word));
 }
 
 void simt_hz_shadow_free(struct hz_word *sh, uint64_t size)
@@ -560,6 +595,8 @@ struct hz_block {
 	struct hz_cold *c;
 	uint32_t *L;              /* per warp: 32 x 32 lane knowledge */
 	bool *Lon;
+	uint32_t *wclk;           /* per warp: the clock all its threads are
+				   * at, 0: not known (see line_clock) */
 	struct hz_word *ssh;      /* shared shadow, one word per 4 bytes */
 	size_t ssh_cap;
 	uint8_t *sinit;           /* shared bytes written by this block */
@@ -1144,6 +1181,8 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 		free(hb->Lon);
 		free(hb->arrived);
 		free(hb->exit_pend);
+		free(hb->wclk);
+		hb->wclk = simt_xcalloc(L->nwarps, sizeof *hb->wclk);
 		hb->L = simt_xmalloc((size_t)L->nwarps * 32 * 32 * sizeof *hb->L);
 		hb->Lon = simt_xcalloc(L->nwarps, sizeof *hb->Lon);
 		hb->arrived = simt_xcalloc(L->nwarps, sizeof *hb->arrived);
@@ -1191,6 +1230,8 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		hb->t[i].clk = base + 1;
 		hb->t[i].snap = start;
 	}
+	for (i = 0; i < hb->nwarps; i++)
+		hb->wclk[i] = base + 1;
 	hb->q_snap = start;
 	hb->q_xk = NULL;
 	hb->released = false;
@@ -1207,9 +1248,17 @@ void simt_hz_block_end(struct block_ctx *bc)
 
 	if (!bc->L->hz)
 		return;
-	for (i = 0; i < hb->n; i++)
+	for (i = 0; i < hb->n; i++) {
+		if (i % 32 == 0 && hb->wclk[i / 32]) {
+			/* every thread of the warp is at this clock */
+			if (hb->wclk[i / 32] > m)
+				m = hb->wclk[i / 32];
+			i += 31;
+			continue;
+		}
 		if (hb->t[i].clk > m)
 			m = hb->t[i].clk;
+	}
 	cur = atomic_load(&clock_max);
 	while (m > cur && !atomic_compare_exchange_weak(&clock_max, &cur, m))
 		;
@@ -1451,6 +1500,7 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 					c[l] = t0[l].clk;
 				t0[l].clk++;
 			}
+			hb->wclk[w->id] = 0;
 			return;
 		}
 	}
@@ -1468,6 +1518,7 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 		acc_add(hb, a, tid);
 		t->clk++;
 	}
+	hb->wclk[w->id] = 0;
 }
 
 void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
@@ -1623,6 +1674,7 @@ void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
 		memcpy(L + l * 32, row, sizeof row);
 		hb->t[w0 + l].clk++;
 	}
+	hb->wclk[w->id] = 0;
 }
 
 /* ---- mbarrier objects and shared release/acquire locations ---- */
@@ -1699,6 +1751,7 @@ void simt_hz_mbar_arrive(struct block_ctx *bc, const struct warp *w,
 	s = sync_of(hb, off, true);
 	acc_add(hb, &s->cur, tid);
 	hb->t[tid].clk++;
+	hb->wclk[tid >> 5] = 0;
 	if (completed) {
 		struct hz_gvc *g = gvc_new(1), *k;
 
@@ -1761,6 +1814,7 @@ void simt_hz_fence(struct block_ctx *bc, const struct warp *w, uint32_t lanes,
 			if (c->fence_row_on)
 				memcpy(c->fence_row, lrow(hb, tid), sizeof c->fence_row);
 			t->clk++;
+			hb->wclk[tid >> 5] = 0;
 		}
 	}
 }
@@ -1779,6 +1833,7 @@ static void release_to(struct hz_block *hb, uint32_t tid,
 	if (in->sem & MSEM_REL) {
 		k = publish(hb, tid, false);
 		t->clk++;
+		hb->wclk[tid >> 5] = 0;
 	} else if (t->fence_clk) {
 		k = publish(hb, tid, true);
 	} else if (!rmw) {
@@ -1886,28 +1941,37 @@ static inline void rec_store(struct hz_rec *dst, const struct hz_rec *src)
 #endif
 }
 
-/* Stores the record of a plain whole-granule access (flags 0, all four
- * bytes) built in registers: a record assembled field by field in memory
- * and then copied as 16 bytes stalls on store forwarding. */
+/* Stores a record built in registers: a record assembled field by field
+ * in memory and then copied as 16 bytes stalls on store forwarding. */
 _Static_assert(offsetof(struct hz_rec, clk) == 4 && offsetof(struct hz_rec, tid) == 8 &&
 	       offsetof(struct hz_rec, flags) == 10 && offsetof(struct hz_rec, mask) == 11 &&
 	       offsetof(struct hz_rec, pc) == 12 && sizeof(struct hz_rec) == 16,
-	       "rec_put_plain builds struct hz_rec in two 64-bit halves");
+	       "rec_put builds struct hz_rec in two 64-bit halves");
 
-static inline void rec_put_plain(struct hz_rec *dst, uint32_t block,
-				 uint32_t clk, uint32_t tid, uint32_t pc)
+static inline void rec_put(struct hz_rec *dst, uint32_t block, uint32_t clk,
+			   uint32_t tid, uint32_t flags, uint32_t mask,
+			   uint32_t pc)
 {
 #if defined(__SSE2__) && defined(__x86_64__)
 	uint64_t lo = block | (uint64_t)clk << 32;
-	uint64_t hi = (tid & 0xffffu) | 0xfu << 24 | (uint64_t)pc << 32;
+	uint64_t hi = (tid & 0xffffu) | (flags & 0xffu) << 16 | (mask & 0xffu) << 24 |
+		      (uint64_t)pc << 32;
 
 	_mm_store_si128((__m128i *)(void *)dst,
 			_mm_set_epi64x((long long)hi, (long long)lo));
 #else
-	struct hz_rec me = {block, clk, (uint16_t)tid, 0, 0xf, pc};
+	struct hz_rec me = {block, clk, (uint16_t)tid, (uint8_t)flags,
+			    (uint8_t)mask, pc};
 
 	rec_store(dst, &me);
 #endif
+}
+
+/* The record of a plain whole-granule access (flags 0, all four bytes). */
+static inline void rec_put_plain(struct hz_rec *dst, uint32_t block,
+				 uint32_t clk, uint32_t tid, uint32_t pc)
+{
+	rec_put(dst, block, clk, tid, 0, 0xf, pc);
 }
 
 /* Whether two strong accesses are morally strong to each other. */
@@ -2075,10 +2139,19 @@ HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
 	}
 }
 
-/* The allocation that global address a lies in: its base, size, shadow
- * and init bits.  False for memory without a shadow. */
-static bool global_loc(struct block_ctx *bc, uint64_t a, struct hz_word **sh,
-		       uint8_t **init, uint64_t *lo, uint64_t *size)
+/* Where the allocation last looked up lies, so that the lanes of one
+ * instruction look it up once: its base and size, shadow (fine records
+ * and lines) and init bits. */
+struct where {
+	uint64_t lo, size;
+	struct hz_word *sh;
+	struct hz_line *lines;
+	uint8_t *init;
+};
+
+/* wh for the allocation that global address a lies in.  False, with wh
+ * emptied, for memory without a shadow. */
+static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 {
 	struct alloc_cache *c = &bc->cache;
 	const struct simt_alloc *al;
@@ -2086,20 +2159,28 @@ static bool global_loc(struct block_ctx *bc, uint64_t a, struct hz_word **sh,
 
 	for (i = 0; i < 4; i++)
 		if (a - c->lo[i] < c->size[i]) {
-			*sh = c->shadow[i];
-			*init = c->init[i];
-			*lo = c->lo[i];
-			*size = c->size[i];
-			return *sh != NULL;
+			wh->sh = c->shadow[i];
+			wh->init = c->init[i];
+			wh->lo = c->lo[i];
+			wh->size = c->size[i];
+			goto found;
 		}
 	al = simt_mem_find(a, 1);
-	if (!al)
+	if (!al) {
+		wh->sh = NULL;
+	} else {
+		wh->sh = al->shadow;
+		wh->init = al->init;
+		wh->lo = al->base;
+		wh->size = al->size;
+	}
+found:
+	if (!wh->sh) {
+		wh->lo = wh->size = 0;
 		return false;
-	*sh = al->shadow;
-	*init = al->init;
-	*lo = al->base;
-	*size = al->size;
-	return *sh != NULL;
+	}
+	wh->lines = lines_of(wh->sh, wh->size);
+	return true;
 }
 
 static uint8_t flags_of(const struct simt_insn *in, int kind)
@@ -2115,13 +2196,9 @@ static uint8_t flags_of(const struct simt_insn *in, int kind)
 	return f;
 }
 
-/* Where the allocation last looked up lies, so that the lanes of one
- * instruction look it up once. */
-struct where {
-	uint64_t lo, size;
-	struct hz_word *sh;
-	uint8_t *init;
-};
+
+static inline void line_settle(const struct where *wh, uint64_t off,
+			       uint32_t n, uint32_t base, uint32_t clk, int kind);
 
 /* One lane's access (see simt_hz_access). */
 HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
@@ -2153,16 +2230,15 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 	} else {
 		uint64_t a = (uint64_t)(uintptr_t)p;
 
-		if (a - wh->lo >= wh->size &&
-		    !global_loc(bc, a, &wh->sh, &wh->init, &wh->lo, &wh->size)) {
-			wh->lo = wh->size = 0;
+		if (a - wh->lo >= wh->size && !global_where(bc, a, wh))
 			return;
-		}
 		space = SP_GLOBAL;
 		sh = wh->sh;
 		init = wh->init;
 		off = a - wh->lo;
 		size = wh->size;
+		line_settle(wh, off, n, bc->L->hz_base, hb->t[tid].clk,
+			    kind == HZ_READ ? HZ_READ : HZ_WRITE);
 		if (init) {
 			if (kind != HZ_WRITE && !bits_all(init, off, n))
 				report_uninit(bc, w, lane, in, SP_GLOBAL, n, off, size);
@@ -2200,7 +2276,7 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 		    const struct simt_insn *in, uint8_t *p, uint32_t n,
 		    int kind, const uint8_t *val)
 {
-	struct where wh = {0, 0, NULL, NULL};
+	struct where wh = {0};
 	uint8_t flags;
 
 	if (bc->hz->q.on && ((kind != HZ_READ && kind != HZ_WRITE) || flags_of(in, kind) ||
@@ -2216,15 +2292,6 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
 		    (uint32_t)(in - bc->L->mod->code), flags, kind, p, n, val);
 }
 
-/* wh for global address a, when it lies in an allocation with a shadow
- * (else wh is emptied). */
-static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
-{
-	if (global_loc(bc, a, &wh->sh, &wh->init, &wh->lo, &wh->size))
-		return true;
-	wh->lo = wh->size = 0;
-	return false;
-}
 
 /* The read record of a granule after a plain whole-granule read by
  * thread tid at clock clk whose write record is ordered before it: the read replaces a record
@@ -2322,6 +2389,237 @@ HOT bool writes4_at(struct hz_block *hb, struct hz_word *wd, uint32_t n,
 	return true;
 }
 
+/* ---- the line layer ----
+ *
+ * A streaming kernel touches each line of an array with one warp
+ * instruction, and its 32 granules' records are 1 KiB of shadow for 128
+ * bytes of data: moving them costs more than the kernel's own work.  So
+ * each of a line's two records (w for its granules' write records, r for
+ * their read records) is either
+ *   - a line record (HZR_LINE): granule g's record is the line record
+ *     with thread tid + g / per, where per, the granules of one lane, is
+ *     kept in mask (1, 2 or 4); all four bytes, plain.  The granules' own
+ *     records are not looked at;
+ *   - or not: the granules' records hold the truth, and when the line's
+ *     record has a clock of an earlier launch, none of them is of this
+ *     launch and none needs reading.
+ * A plain access by one run of lanes that covers a whole line, each lane
+ * at the same clock, is checked and recorded at the line's level when
+ * that settles it (line_access).  Every other access of a line first
+ * "settles" it: a line record of this launch is copied out into the 32
+ * granules' records, and the line is marked as holding records of this
+ * launch (line_settle).
+ *
+ * Concurrency: as for granules, records are copied whole.  Two blocks
+ * that touch one line at once in a program without a race can only both
+ * read it (a write of the whole line conflicts with any other access of
+ * it), and then what may be lost is a read record, as two concurrent
+ * reads of one granule may lose one. */
+
+/* Granule g's record, when line record h stands for it. */
+static inline uint32_t line_tid(const struct hz_rec *h, uint32_t g)
+{
+	return h->tid + (g >> (h->mask >> 1));
+}
+
+/* Copies line record h out into the line's granule records fw. */
+__attribute__((noinline)) static void line_expand(const struct hz_rec *h,
+						  struct hz_word *fw, bool w)
+{
+	uint32_t g;
+
+	for (g = 0; g < LINE_GRAN; g++)
+		rec_put(w ? &fw[g].w : &fw[g].r, h->block, h->clk, line_tid(h, g),
+			h->flags & ~HZR_LINE, 0xf, h->pc);
+}
+
+/* Makes a line's record *hp (w or r) one that leaves the truth to the
+ * granule records fw, marked as of this launch when mark (a clock of this
+ * launch, above base) is given. */
+HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
+		    uint32_t base, uint32_t mark)
+{
+	struct hz_rec h;
+
+	rec_load(&h, hp);
+	if (!(h.flags & HZR_LINE)) {
+		if (mark && h.clk <= base)
+			rec_put(hp, 0, mark, 0, 0, 0, 0);
+		return;
+	}
+	if (h.clk > base) {
+		line_expand(&h, fw, w);
+		mark = h.clk;
+	}
+	rec_put(hp, 0, mark, 0, 0, 0, 0);
+}
+
+/* Settles the lines that n bytes at offset off of an allocation touch,
+ * before an access of kind `kind` by a thread at clock clk looks at or
+ * changes their granule records. */
+HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
+		     uint32_t base, uint32_t clk, int kind)
+{
+	uint64_t li = off / LINE_BYTES, le = (off + n - 1) / LINE_BYTES;
+
+	for (; li <= le; li++) {
+		struct hz_line *hl = &wh->lines[li];
+		struct hz_word *fw = &wh->sh[li * LINE_GRAN];
+
+		settle_rec(&hl->w, fw, true, base, kind != HZ_READ ? clk : 0);
+		settle_rec(&hl->r, fw, false, base, kind == HZ_READ ? clk : 0);
+	}
+}
+
+/* How many granules of a line have their record of one kind (line
+ * record h, granule records fw) ordered before a plain access by lanes
+ * tid0 + g / per (granule g), or of an earlier launch: as granule() and
+ * note_read judge them one by one. */
+HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
+			  const struct hz_word *fw, bool w, uint32_t tid0,
+			  uint32_t per, uint32_t base)
+{
+	uint32_t g, n = 0, ps = per >> 1;
+
+	if (h->clk <= base)
+		return LINE_GRAN;
+	if (!(h->flags & HZR_LINE)) {
+		for (g = 0; g < LINE_GRAN; g++) {
+			const struct hz_rec *r = w ? &fw[g].w : &fw[g].r;
+
+			n += r->clk <= base || ordered(hb, tid0 + (g >> ps), r);
+		}
+		return n;
+	}
+	if (h->block == hb->block && h->tid == tid0 && h->mask == per)
+		return LINE_GRAN;       /* the same lanes' own accesses */
+	if (h->block != hb->block) {
+		/* another block's: what the lanes know of it, found once when
+		 * they know the same (nothing, most often) */
+		const struct hz_gvc *xk = hb->t[tid0].xk;
+		const struct hz_vc *v;
+		uint32_t k;
+
+		for (k = 1; k < LINE_GRAN / per && hb->t[tid0 + k].xk == xk; k++)
+			;
+		if (k == LINE_GRAN / per) {
+			if (!(v = gvc_find(xk, h->block)))
+				return 0;
+			for (g = 0; g < LINE_GRAN; g++)
+				n += v->c[line_tid(h, g)] >= h->clk;
+			return n;
+		}
+	}
+	for (g = 0; g < LINE_GRAN; g++) {
+		struct hz_rec e = *h;
+
+		e.tid = (uint16_t)line_tid(h, g);
+		e.flags = 0;
+		e.mask = 0xf;
+		n += ordered(hb, tid0 + (g >> ps), &e);
+	}
+	return n;
+}
+
+/* Whether the lanes that cover a line are at one clock, clk: known at
+ * once while every thread of the warp is (hb->wclk), which holds from the
+ * start of a block to a thread's first release, and again once looked
+ * at after every thread of the warp has passed a barrier. */
+HOT bool line_clock(struct hz_block *hb, uint32_t tid0, uint32_t per,
+		    uint32_t clk)
+{
+	uint32_t k, w0 = tid0 & ~31u, end = hb->n - w0 < 32 ? hb->n - w0 : 32;
+
+	if (hb->wclk[tid0 >> 5] == clk)
+		return true;
+	for (k = 0; k < end && hb->t[w0 + k].clk == clk; k++)
+		;
+	if (k == end) {
+		hb->wclk[tid0 >> 5] = clk;
+		return true;
+	}
+	for (k = 1; k < LINE_GRAN / per; k++)
+		if (hb->t[tid0 + k].clk != clk)
+			return false;
+	return true;
+}
+
+/* A plain read or write of a whole line li by lanes tid0 + g / per
+ * (granule g), checked and recorded at the line's level.  False, with
+ * nothing changed, when some granule needs the full check (a possible
+ * race), or a write's lanes are at different clocks. */
+HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
+		     uint32_t tid0, uint32_t per, uint32_t pc, uint32_t base,
+		     int kind)
+{
+	struct hz_line *hl = &wh->lines[li];
+	struct hz_word *fw = &wh->sh[li * LINE_GRAN];
+	struct hz_rec w, r;
+	uint32_t clk = hb->t[tid0].clk, n, g, blk = hb->block;
+
+	rec_load(&w, &hl->w);
+	if (line_ordered(hb, &w, fw, true, tid0, per, base) != LINE_GRAN)
+		return false;
+	rec_load(&r, &hl->r);
+	if (kind != HZ_READ) {
+		if (line_ordered(hb, &r, fw, false, tid0, per, base) != LINE_GRAN ||
+		    !line_clock(hb, tid0, per, clk))
+			return false;
+		rec_put(&hl->w, blk, clk, tid0, HZR_LINE, per, pc);
+		return true;
+	}
+	/* The read record: each earlier read this one is ordered after is
+	 * replaced, the others stay (see note_read). */
+	n = r.clk <= base ? LINE_GRAN
+	    : (r.flags & HZR_LINE) ? line_ordered(hb, &r, fw, false, tid0, per, base)
+	    : 0;
+	if (n == 0 && (r.flags & HZR_LINE))
+		return true;            /* an unordered read of the line stays */
+	if (n == LINE_GRAN && line_clock(hb, tid0, per, clk)) {
+		if (!(r.flags & HZR_LINE) || r.clk != clk || r.block != blk ||
+		    r.tid != tid0 || r.mask != per || r.pc != pc)
+			rec_put(&hl->r, blk, clk, tid0, HZR_LINE, per, pc);
+		return true;
+	}
+	settle_rec(&hl->r, fw, false, base, clk);
+	for (g = 0; g < LINE_GRAN; g++) {
+		uint32_t tid = tid0 + g / per;
+
+		note_read(hb, &fw[g], hb->t[tid].clk, tid, pc, base, false);
+	}
+	return true;
+}
+
+/* A plain aligned run of ng granules from offset off of a global
+ * allocation, granule g by thread tid0 + g / per: whole lines at the
+ * line's level where they can be, the rest granule by granule.  Returns
+ * the granules done, from the first (ng: all). */
+HOT uint32_t global_run(struct hz_block *hb, const struct where *wh,
+			uint64_t off, uint32_t ng, uint32_t per, uint32_t tid0,
+			uint32_t pc, uint32_t base, int kind)
+{
+	uint32_t g = 0;
+
+	while (g < ng) {
+		uint64_t goff = off + (uint64_t)g * 4, li = goff / LINE_BYTES;
+		uint32_t at = (uint32_t)(goff / 4 % LINE_GRAN), e;
+
+		if (at == 0 && ng - g >= LINE_GRAN && g % per == 0 &&
+		    line_access(hb, wh, li, tid0 + g / per, per, pc, base, kind)) {
+			g += LINE_GRAN;
+			continue;
+		}
+		e = g + (LINE_GRAN - at < ng - g ? LINE_GRAN - at : ng - g);
+		line_settle(wh, goff, 4, base, hb->t[tid0 + g / per].clk, kind);
+		for (; g < e; g++)
+			if (kind == HZ_READ
+			    ? !read4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, false)
+			    : !write4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, false))
+				return g;
+	}
+	return g;
+}
+
 /* Plain aligned writes of 4, 8 or 16 bytes to distinct words, lane by
  * lane, until one needs the full check; returns the lanes left. */
 HOT uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
@@ -2345,6 +2643,7 @@ HOT uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
 			   (uint64_t)(p - bc->local) >= bc->local_cap &&
 			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
 			off = a - wh->lo;
+			line_settle(wh, off, n, base, hb->t[w->id * 32 + l].clk, HZ_WRITE);
 			if (!writes4_at(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc,
 					base, false))
 				break;
@@ -2395,8 +2694,10 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 			   (uint64_t)(p - bc->local) >= bc->local_cap &&
 			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
 			off = a - wh->lo;
-			if ((wh->init && !bits_all(wh->init, off, n)) ||
-			    !reads4(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc, base,
+			if (wh->init && !bits_all(wh->init, off, n))
+				break;
+			line_settle(wh, off, n, base, t->clk, HZ_READ);
+			if (!reads4(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc, base,
 				    false))
 				break;
 		} else {
@@ -2724,12 +3025,14 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 		if (off + len > wh->size)
 			return lanes;
 		shared = false;
-		wd = &wh->sh[off >> 2];
+		wd = NULL;
 		if (kind == HZ_READ && wh->init && !span_all(wh->init, off, len))
 			return lanes;
 	}
 	ng = (uint32_t)(len / 4);
-	if (own_run(hb, wd, ng, per, tid0, pc, base, shared, kind)) {
+	if (!shared) {
+		g = global_run(hb, wh, off, ng, per, tid0, pc, base, kind);
+	} else if (own_run(hb, wd, ng, per, tid0, pc, base, shared, kind)) {
 		g = ng;
 	} else if (kind == HZ_READ) {
 		for (g = 0; g < ng; g++)
@@ -2753,19 +3056,30 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 	return lanes & ~((1u << (f + g / per)) - 1);
 }
 
+/* run_access with the size a constant, so it is compiled for each; when
+ * line (a whole warp in a rising run), only ptr[0] is read. */
+static uint32_t fast_run(struct block_ctx *bc, struct hz_block *hb,
+			 struct where *wh, const struct warp *w,
+			 uint32_t lanes, uint8_t *const *ptr, uint32_t n,
+			 int kind, uint32_t pc, bool line)
+{
+	switch (n) {
+	case 4: return run_access(bc, hb, wh, w, lanes, ptr, 4, kind, pc, line);
+	case 8: return run_access(bc, hb, wh, w, lanes, ptr, 8, kind, pc, line);
+	case 16: return run_access(bc, hb, wh, w, lanes, ptr, 16, kind, pc, line);
+	default: return lanes;
+	}
+}
+
 /* The fast paths with the size a constant, so each is compiled for it;
- * the lanes they leave are returned. */
+ * the lanes they leave are returned.  `ran`: fast_run has been tried. */
 static uint32_t fast_access(struct block_ctx *bc, struct hz_block *hb,
 			    struct where *wh, const struct warp *w,
 			    uint32_t lanes, uint8_t *const *ptr, uint32_t n,
-			    int kind, uint32_t pc, bool line)
+			    int kind, uint32_t pc, bool line, bool ran)
 {
-	switch (n) {
-	case 4: lanes = run_access(bc, hb, wh, w, lanes, ptr, 4, kind, pc, line); break;
-	case 8: lanes = run_access(bc, hb, wh, w, lanes, ptr, 8, kind, pc, line); break;
-	case 16: lanes = run_access(bc, hb, wh, w, lanes, ptr, 16, kind, pc, line); break;
-	default: return lanes;
-	}
+	if (!ran)
+		lanes = fast_run(bc, hb, wh, w, lanes, ptr, n, kind, pc, line);
 	if (!lanes)
 		return 0;
 	if (kind == HZ_READ) {
@@ -2791,10 +3105,11 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const uint8_t (*val)[32], uint32_t coll, int step)
 {
 	struct hz_block *hb = bc->hz;
-	struct where wh = {0, 0, NULL, NULL};
+	struct where wh = {0};
 	uint8_t *line[32];
 	uint32_t pc = (uint32_t)(in - bc->L->mod->code);
 	uint8_t flags = flags_of(in, kind);
+	bool fast, ran = false;
 
 	if (!lanes)
 		return;
@@ -2808,15 +3123,23 @@ simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 				      bc->L->shared_size
 				    : any_shared(bc, lanes, ptr))))
 		quiet_end(hb, bc->L->hz_base);
+	fast = !flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll));
+	if (fast && step == (int)n && lanes == UINT32_MAX) {
+		/* a whole warp's rising run: as a run, from ptr[0] alone */
+		lanes = fast_run(bc, hb, &wh, w, lanes, ptr, n, kind, pc, true);
+		if (!lanes)
+			return;
+		ran = true;
+	}
 	if (step >= 0) {
 		/* only ptr[0] was made; the others follow from it */
 		line[0] = ptr[0];
 		line_ptrs(line, (uint32_t)step);
 		ptr = line;
 	}
-	if (!flags && (kind == HZ_READ || (kind == HZ_WRITE && !coll)))
+	if (fast)
 		lanes = fast_access(bc, hb, &wh, w, lanes, ptr, n, kind, pc,
-				    step == (int)n && lanes == UINT32_MAX);
+				    step == (int)n && lanes == UINT32_MAX, ran);
 	while (lanes) {
 		unsigned l = (unsigned)__builtin_ctz(lanes);
 
@@ -2833,28 +3156,26 @@ simt_hz_write_fast(struct block_ctx *bc, const struct warp *w,
 			    uint8_t *const *ptr, uint32_t n, bool line)
 {
 	struct hz_block *hb = bc->hz;
-	struct where wh = {0, 0, NULL, NULL};
+	struct where wh = {0};
 
 	if (flags_of(in, HZ_WRITE))
 		return lanes;
 	if (hb->q.on && any_shared(bc, lanes, ptr))
 		quiet_end(hb, bc->L->hz_base);
 	return fast_access(bc, hb, &wh, w, lanes, ptr, n, HZ_WRITE,
-			   (uint32_t)(in - bc->L->mod->code), line);
+			   (uint32_t)(in - bc->L->mod->code), line, false);
 }
 
 void simt_hz_atomic_done(struct block_ctx *bc, const struct warp *w,
 			 unsigned lane, const struct simt_insn *in, uint8_t *p)
 {
 	struct hz_block *hb = bc->hz;
-	struct hz_word *sh;
-	uint8_t *init;
-	uint64_t lo, size;
+	struct where wh;
 	bool shared = p >= bc->shared && p < bc->shared + bc->L->shared_size;
 
 	quiet_end(hb, bc->L->hz_base);
 	if (!shared && (!hb->global_ok ||
-			!global_loc(bc, (uint64_t)(uintptr_t)p, &sh, &init, &lo, &size)))
+			!global_where(bc, (uint64_t)(uintptr_t)p, &wh)))
 		return;
 	sync_strong(hb, w->id * 32 + lane, in, shared,
 		    shared ? (uint64_t)(p - bc->shared) : (uint64_t)(uintptr_t)p,

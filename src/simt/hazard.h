@@ -13,7 +13,9 @@
  * for what fences and atomics carried across blocks.  Every 4-byte word of
  * shared and global memory remembers its last write and a read (thread,
  * clock, instruction, bytes), as in FastTrack; an access conflicts with a
- * remembered one its thread does not know about. */
+ * remembered one its thread does not know about.  In global memory a
+ * 128-byte line that one warp instruction read or wrote whole remembers
+ * it once for its 32 words (see "the line layer" in hazard.c). */
 #ifndef SIMT_HAZARD_H
 #define SIMT_HAZARD_H
 
