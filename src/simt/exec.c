@@ -401,6 +401,76 @@ struct tally {
 	uint64_t warp, thread, flops[3];  /* flops: f32, f64, f16 */
 };
 
+/* Whether the loop below runs op in its own switch without branching or
+ * changing the warp's lanes: such an op does not end a straight-line
+ * run.  (A wrong answer costs speed only: the loop takes back what it
+ * counted ahead whenever a run ends early.) */
+static bool op_straight(int op)
+{
+	switch (op) {
+	case OP_NOP: case OP_NANOSLEEP: case OP_PREFETCH: case OP_MEMBAR:
+	case OP_MOV: case OP_ADD_I32: case OP_SUB_I32: case OP_ADD_I64:
+	case OP_SUB_I64: case OP_MUL_LO_I32: case OP_MUL_LO_I64:
+	case OP_MUL_WIDE_S32: case OP_MUL_WIDE_U32: case OP_MAD_LO_I32:
+	case OP_MAD_LO_I64: case OP_MAD_WIDE_S32: case OP_MAD_WIDE_U32:
+	case OP_ADD_F32: case OP_SUB_F32: case OP_MUL_F32: case OP_FMA_F32:
+	case OP_ADD_F64: case OP_SUB_F64: case OP_MUL_F64: case OP_FMA_F64:
+	case OP_NEG_F32: case OP_ABS_F32: case OP_MIN_F32: case OP_MAX_F32:
+	case OP_SHL_32: case OP_SHR_U32: case OP_SHR_S32: case OP_SHL_64:
+	case OP_SHR_U64: case OP_SHR_S64: case OP_AND_32: case OP_OR_32:
+	case OP_XOR_32: case OP_AND_64: case OP_OR_64: case OP_XOR_64:
+	case OP_NOT_32: case OP_NOT_64: case OP_MIN_S32: case OP_MAX_S32:
+	case OP_MIN_U32: case OP_MAX_U32: case OP_SETP_S32: case OP_SETP_U32:
+	case OP_SETP_S64: case OP_SETP_U64: case OP_SETP_F32: case OP_SETP_F64:
+	case OP_SELP: case OP_CVT_U64_U32: case OP_CVT_S64_S32:
+	case OP_CVT_TRUNC32: case OP_LD: case OP_ST:
+#define TYPED_CASE(n) case OP_##n:
+	SIMT_TYPED_OPS(TYPED_CASE)
+#undef TYPED_CASE
+		return true;
+	default:
+		return false;
+	}
+}
+
+static pthread_mutex_t runs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void simt_runs_prepare(struct simt_module *mod)
+{
+	struct simt_run *ru;
+	uint32_t i;
+
+	pthread_mutex_lock(&runs_lock);
+	if (mod->runs || !mod->ncode) {
+		pthread_mutex_unlock(&runs_lock);
+		return;
+	}
+	ru = simt_xcalloc(mod->ncode, sizeof *ru);
+	for (i = mod->ncode; i-- > 0;) {
+		const struct simt_insn *in = &mod->code[i];
+
+		if (op_straight(in->op) && i + 1 < mod->ncode)
+			ru[i] = ru[i + 1];
+		ru[i].len++;
+		if (in->flop && in->guard < 0)
+			ru[i].flops[in->flop_type < 2 ? in->flop_type : 2] += in->flop;
+	}
+	mod->runs = ru;
+	pthread_mutex_unlock(&runs_lock);
+}
+
+/* Adds (sign 1) or takes back (-1) the counts of a run's instructions
+ * from one with `ru`, for cpop lanes. */
+static inline void tally_run(struct tally *t, const struct simt_run *ru,
+			     uint64_t cpop, int64_t sign)
+{
+	t->warp += (uint64_t)(sign * ru->len);
+	t->thread += (uint64_t)sign * ru->len * cpop;
+	t->flops[0] += (uint64_t)sign * ru->flops[0] * cpop;
+	t->flops[1] += (uint64_t)sign * ru->flops[1] * cpop;
+	t->flops[2] += (uint64_t)sign * ru->flops[2] * cpop;
+}
+
 static inline void tally_flush(struct block_ctx *bc, struct tally *t)
 {
 	bc->counts.warp_insts += t->warp;
@@ -427,11 +497,19 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	/* counts kept in registers, added to bc->counts when the loop leaves
 	 * or calls what may read them */
 	struct tally tl = {0};
+	/* the straight-line run being run: counted when entered, for
+	 * run_pop lanes; `left` instructions of it, from nxt, not yet run */
+	const struct simt_run *runs = mod->runs;
+	uint32_t left = 0, nxt = 0, run_pop = 0;
 	struct line_cache lc = {0};
 	/* the pc after the last one run, when the loop went on there */
 	uint32_t seq = UINT32_MAX;
 	uint64_t shared_size = L->shared_size;
 
+	if (!runs) {
+		simt_runs_prepare(L->mod);
+		runs = L->mod->runs;
+	}
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
 	bases[OK_NONE] = w->scratch;
@@ -444,13 +522,38 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				goto out;
 			seq = UINT32_MAX;  /* maybe another group, frame or place */
 		}
-		/* A time slice: other warps (and other lanes of this one) get to
-		 * run, so spinning on another thread's store makes progress. */
-		if (++slice >= SLICE) {
-			simt_park(w, w->mask, w->pc);
-			w->rotate_from = w->mask;
-			w->mask = 0;
-			goto out;
+		if (left && w->pc == nxt && w->mask == cmask) {
+			left--;
+			nxt++;
+		} else {
+			if (left) {
+				/* the run was left early: take back the rest */
+				tally_run(&tl, &runs[nxt], run_pop, -1);
+				slice -= left;
+				bc->budget_tick -= left < bc->budget_tick ? left : bc->budget_tick;
+				left = 0;
+			}
+			/* A time slice: other warps (and other lanes of this
+			 * one) get to run, so spinning on another thread's
+			 * store makes progress. */
+			if (slice >= SLICE) {
+				simt_park(w, w->mask, w->pc);
+				w->rotate_from = w->mask;
+				w->mask = 0;
+				goto out;
+			}
+			if (w->mask != cmask) {
+				cmask = w->mask;
+				cpop = popc(cmask);
+			}
+			tally_run(&tl, &runs[w->pc], cpop, 1);
+			run_pop = cpop;
+			left = runs[w->pc].len - 1;
+			nxt = w->pc + 1;
+			slice += runs[w->pc].len;
+			bc->budget_tick += runs[w->pc].len;
+			if (bc->budget_tick >= 4096 && !budget_tick(bc, w, &code[w->pc]))
+				goto out;
 		}
 		/* the frame and the rows change only where the loop does not go
 		 * on at the next instruction (a branch, a call, a return, a new
@@ -466,16 +569,10 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 
 			ex &= in->guard_neg ? ~p : p;
 		}
-		if (w->mask != cmask) {
-			cmask = w->mask;
-			cpop = popc(cmask);
-		}
-		tl.warp++;
-		tl.thread += cpop;
-		if (++bc->budget_tick >= 4096 && !budget_tick(bc, w, in))
-			goto out;
-		if (in->flop) {
-			uint64_t f = (uint64_t)in->flop * (ex == cmask ? cpop : popc(ex));
+		if (in->flop && in->guard >= 0) {
+			/* a guarded one's FLOPs are its lanes' (runs count the
+			 * others) */
+			uint64_t f = (uint64_t)in->flop * popc(ex);
 
 			tl.flops[in->flop_type < 2 ? in->flop_type : 2] += f;
 		}
@@ -722,6 +819,11 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			continue;
 		}
 		default:
+			if (left) {
+				/* not an op that runs on (op_straight) */
+				tally_run(&tl, &runs[nxt], run_pop, -1);
+				left = 0;
+			}
 			tally_flush(bc, &tl);  /* %clock reads the count */
 			r = step_misc(bc, w, in, bases, ex);
 			if (r < 0)
@@ -745,6 +847,8 @@ next:
 		}
 	}
 out:
+	if (left)
+		tally_run(&tl, &runs[nxt], run_pop, -1);
 	tally_flush(bc, &tl);
 }
 

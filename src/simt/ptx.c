@@ -1708,6 +1708,7 @@ void simt_module_free(struct simt_module *mod)
 	free(mod->funcs);
 	free(mod->vars);
 	free(mod->code);
+	free(mod->runs);
 	free(mod->consts);
 	free(mod->calls);
 	free(mod->owned);

@@ -389,7 +389,20 @@ struct simt_module {
 	bool reserved_smem;
 	/* The hazard checker has marked its compare-and-swap seed loads. */
 	bool hz_marked;
+	/* Per instruction, the straight-line run from it (exec.c), made at
+	 * the module's first launch. */
+	struct simt_run *runs;
 };
+
+/* The instructions from one to the end of its straight-line run (the
+ * next that may branch or stop the warp, itself included), and their
+ * FLOPs per lane by type (f32, f64, f16) where no guard can skip them:
+ * the interpreter counts a run when it enters it. */
+struct simt_run {
+	uint32_t len;
+	uint32_t flops[3];
+};
+void simt_runs_prepare(struct simt_module *mod);
 
 /* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
 int simt_ptx_load(struct simt_module *mod, const char *text, size_t len);
