@@ -848,16 +848,14 @@ static void flush_cache(struct hz_block *hb)
 	hb->ncache = 0;
 }
 
-/* Counts one occurrence of a hazard; the message is made only the first
- * time the pair of sites is seen. */
-static void report(struct block_ctx *bc, struct hz_report *key,
-		   char *(*make)(const struct hz_report *), const char *text)
+/* Counts one more occurrence of a hazard that this block has met before
+ * (the pair of sites is its identity, in a canonical order that this
+ * puts the key in); false, with nothing counted, when it is new here. */
+static bool report_again(struct block_ctx *bc, struct hz_report *key)
 {
 	struct hz_block *hb = bc->hz;
-	char *msg;
-	int i, idx;
+	int i;
 
-	bc->counts.hazards++;
 	/* the unordered pair of sites is the identity */
 	if (key->nsites == 2 && (key->site[0] > key->site[1] ||
 				 (key->site[0] == key->site[1] &&
@@ -883,9 +881,26 @@ static void report(struct block_ctx *bc, struct hz_report *key,
 
 		if (same_key(r, key)) {
 			hb->cache[i].pending++;
-			return;
+			bc->counts.hazards++;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* Counts one occurrence of a hazard; the message is made only the first
+ * time the pair of sites is seen.  A caller whose text costs something
+ * to make asks report_again first. */
+static void report(struct block_ctx *bc, struct hz_report *key,
+		   char *(*make)(const struct hz_report *), const char *text)
+{
+	struct hz_block *hb = bc->hz;
+	char *msg;
+	int idx;
+
+	if (report_again(bc, key))
+		return;
+	bc->counts.hazards++;
 	msg = make ? make(key) : simt_xstrdup(text);
 	pthread_mutex_lock(&report_lock);
 	idx = report_slot(key, &msg);
@@ -2073,6 +2088,8 @@ COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
 	key_init(&k, bc, HK_UNINIT, space);
 	key_site(&k, 0, bc, bc->block, tid, (uint32_t)(in - bc->L->mod->code),
 		 AC_READ);
+	if (report_again(bc, &k))
+		return;
 	simt_buf_printf(&b, "uninitialized: %s read of %u bytes ",
 			space_word(space), n);
 	site_where(&b, k.mod, k.pc[0]);
