@@ -2517,6 +2517,8 @@ HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
 		const struct hz_vc *v;
 		uint32_t k;
 
+		if (!hb->cold)
+			return 0;       /* no thread knows anything of another block */
 		for (k = 1; k < LINE_GRAN / per && hb->t[tid0 + k].xk == xk; k++)
 			;
 		if (k == LINE_GRAN / per) {
