@@ -1507,7 +1507,19 @@ void simt_hz_bar_arrive(struct block_ctx *bc, const struct warp *w,
 			}
 		if (!m) {
 			uint32_t *c = a->vc->c + w->id * 32;
+			uint32_t u = hb->wclk[w->id], k, w0 = w->id * 32;
+			uint32_t nl = hb->n - w0 < 32 ? hb->n - w0 : 32;
+			uint32_t all = nl == 32 ? UINT32_MAX : (1u << nl) - 1;
 
+			if (u && lanes == all) {
+				/* every thread of the warp, all at clock u */
+				for (k = 0; k < nl; k++)
+					c[k] = c[k] > u ? c[k] : u;
+				for (k = 0; k < nl; k++)
+					t0[k].clk = u + 1;
+				hb->wclk[w->id] = u + 1;
+				return;
+			}
 			for (m = lanes; m; m &= m - 1) {
 				unsigned l = (unsigned)__builtin_ctz(m);
 
