@@ -589,6 +589,8 @@ struct hz_block {
 	struct hz_vc *q_snap;
 	struct hz_gvc *q_xk;
 	bool released;            /* block_release has left nothing held */
+	bool same_snap;           /* every thread holds the snapshot it began
+				   * with (none has had another) */
 	uint32_t n, nwarps;
 	uint32_t block;
 	struct hz_thread *t;
@@ -1087,6 +1089,13 @@ static void release_snaps(struct hz_block *hb)
 {
 	uint32_t i = 0, k;
 
+	if (hb->same_snap && hb->n) {
+		vc_unref_n(hb->t[0].snap, hb->n);
+		for (i = 0; i < hb->n; i++)
+			hb->t[i].snap = NULL;
+		hb->same_snap = false;
+		return;
+	}
 	while (i < hb->n) {
 		struct hz_vc *v = hb->t[i].snap;
 
@@ -1249,6 +1258,7 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		hb->wclk[i] = base + 1;
 	hb->q_snap = start;
 	hb->q_xk = NULL;
+	hb->same_snap = true;
 	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
@@ -1381,6 +1391,7 @@ static void acquire_vc(struct hz_block *hb, uint32_t tid, struct hz_vc *v)
 	}
 	vc_unref(t->snap);
 	t->snap = r;
+	hb->same_snap = false;
 }
 
 /* The thread acquires knowledge k (a map that may hold its own block). */
@@ -1597,6 +1608,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 		nnew += popc(lanes);
 		for (; lanes; lanes &= lanes - 1)
 			t0[__builtin_ctz(lanes)].snap = v;
+		hb->same_snap = false;
 	}
 	if (quiet_all) {
 		old = hb->q_snap;
@@ -1621,6 +1633,7 @@ void simt_hz_bar_release(struct block_ctx *bc, uint32_t id)
 				nold++;
 				nnew++;
 				t->snap = v;
+				hb->same_snap = false;
 			}
 			if (t->xk != a->xk) {
 				gvc_unref(t->xk);
@@ -1679,6 +1692,7 @@ void simt_hz_warp_sync(struct block_ctx *bc, const struct warp *w,
 
 			vc_unref(t->snap);
 			t->snap = vc_ref(a.vc);
+			hb->same_snap = false;
 			gvc_unref(t->xk);
 			t->xk = gvc_ref(a.xk);
 			hb->cold = true;
@@ -2750,6 +2764,22 @@ static void bits_set_span(uint8_t *bits, uint64_t off, uint64_t n, bool atomic)
 
 	for (; off < end && (off & 7); off++)
 		bits_or(&bits[off >> 3], (uint8_t)(1u << (off & 7)), atomic);
+	for (; off + 8 <= end && (off & 63); off += 8) {
+		if (atomic)
+			__atomic_store_n(&bits[off >> 3], 0xff, __ATOMIC_RELAXED);
+		else
+			bits[off >> 3] = 0xff;
+	}
+	/* 64 bytes' bits at a time, aligned (the bits start page- or
+	 * malloc-aligned) */
+	for (; off + 64 <= end; off += 64) {
+		uint64_t *q = (uint64_t *)(void *)&bits[off >> 3];
+
+		if (atomic)
+			__atomic_store_n(q, UINT64_MAX, __ATOMIC_RELAXED);
+		else
+			*q = UINT64_MAX;
+	}
 	for (; off + 8 <= end; off += 8) {
 		if (atomic)
 			__atomic_store_n(&bits[off >> 3], 0xff, __ATOMIC_RELAXED);
