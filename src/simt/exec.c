@@ -518,21 +518,25 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		int r;
 
 		if (!w->mask) {
-			if (!pick(bc, mod, w))
-				goto out;
-			seq = UINT32_MAX;  /* maybe another group, frame or place */
-		}
-		if (left && w->pc == nxt && w->mask == cmask) {
-			left--;
-			nxt++;
-		} else {
 			if (left) {
-				/* the run was left early: take back the rest */
+				/* the run was left early (the group parked at a
+				 * reconvergence point): take back the rest */
 				tally_run(&tl, &runs[nxt], run_pop, -1);
 				slice -= left;
 				bc->budget_tick -= left < bc->budget_tick ? left : bc->budget_tick;
 				left = 0;
 			}
+			if (!pick(bc, mod, w))
+				goto out;
+			seq = UINT32_MAX;  /* maybe another group, frame or place */
+		}
+		/* Inside a run the loop goes on at the next instruction with
+		 * the same lanes: whatever else moves the warp ends the run
+		 * (its last instruction, or a park, above) */
+		if (left) {
+			left--;
+			nxt++;
+		} else {
 			/* A time slice: other warps (and other lanes of this
 			 * one) get to run, so spinning on another thread's
 			 * store makes progress. */
