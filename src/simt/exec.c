@@ -471,6 +471,18 @@ static inline void tally_run(struct tally *t, const struct simt_run *ru,
 	t->flops[2] += (uint64_t)sign * ru->flops[2] * cpop;
 }
 
+/* Takes back what entering a run counted ahead for its `left`
+ * instructions from nxt, which will not run now: the counts, the time
+ * slice and the budget's tick. */
+static inline void run_leave(struct block_ctx *bc, struct tally *t,
+			     const struct simt_run *runs, uint32_t nxt,
+			     uint32_t left, uint32_t pop, uint32_t *slice)
+{
+	tally_run(t, &runs[nxt], pop, -1);
+	*slice -= left;
+	bc->budget_tick -= left < bc->budget_tick ? left : bc->budget_tick;
+}
+
 static inline void tally_flush(struct block_ctx *bc, struct tally *t)
 {
 	bc->counts.warp_insts += t->warp;
@@ -520,10 +532,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		if (!w->mask) {
 			if (left) {
 				/* the run was left early (the group parked at a
-				 * reconvergence point): take back the rest */
-				tally_run(&tl, &runs[nxt], run_pop, -1);
-				slice -= left;
-				bc->budget_tick -= left < bc->budget_tick ? left : bc->budget_tick;
+				 * reconvergence point) */
+				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
 				left = 0;
 			}
 			if (!pick(bc, mod, w))
@@ -825,7 +835,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		default:
 			if (left) {
 				/* not an op that runs on (op_straight) */
-				tally_run(&tl, &runs[nxt], run_pop, -1);
+				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
 				left = 0;
 			}
 			tally_flush(bc, &tl);  /* %clock reads the count */
@@ -852,7 +862,7 @@ next:
 	}
 out:
 	if (left)
-		tally_run(&tl, &runs[nxt], run_pop, -1);
+		run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
 	tally_flush(bc, &tl);
 }
 

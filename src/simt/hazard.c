@@ -2998,38 +2998,29 @@ static bool any_shared(const struct block_ctx *bc, uint32_t lanes,
 }
 
 
-/* A coalesced access: the lanes, one unbroken run of them, touch
- * consecutive n-byte pieces of one region (shared memory, or one global
- * allocation with a shadow) from a 4-aligned address.  The region and
- * the initialised bytes are then checked once for the whole run, and
- * each granule goes through read4/write4 with the lane it belongs to.
- * Returns the lanes left for the other paths: all of them when the
- * access is not of this shape, else those from the first granule that
- * needs the full check (granules of it already done are found again as
- * read4/write4 left them). */
-/* Whether record r leaves a plain access by thread tid free to go on
- * and be recorded: it is stale (an earlier launch, or in shared memory
+/* Whether shared-memory record r leaves a plain access by thread tid
+ * free to go on and be recorded: it is stale (an earlier launch, or
  * another block) or the thread's own synchronous access. */
 HOT bool rec_free(const struct hz_rec *r, uint32_t blk, uint32_t tid,
-		  uint32_t base, bool shared)
+		  uint32_t base)
 {
-	return r->clk <= base || (shared && r->block != blk) ||
-	       (r->block == blk && r->tid == tid && !(r->flags & HZR_ASYNC));
+	return r->clk <= base || r->block != blk ||
+	       (r->tid == tid && !(r->flags & HZR_ASYNC));
 }
 
-/* A run of ng granules whose records all leave the access free (as a
- * streaming kernel touches memory): recorded in one loop, as read4 or
- * write4 would record it granule by granule.  False, with nothing
- * changed, when some granule needs their checks. */
+/* A run of ng granules of shared memory whose records all leave the
+ * access free (as a kernel streams through a tile): recorded in one
+ * loop, as read4 or write4 would record it granule by granule.  False,
+ * with nothing changed, when some granule needs their checks. */
 HOT bool own_run(struct hz_block *hb, struct hz_word *wd, uint32_t ng,
 		 uint32_t per, uint32_t tid0, uint32_t pc, uint32_t base,
-		 bool shared, int kind)
+		 int kind)
 {
 	uint32_t blk = hb->block, g;
 
 	for (g = 0; g < ng; g++)
-		if (!rec_free(&wd[g].w, blk, tid0 + g / per, base, shared) ||
-		    !rec_free(&wd[g].r, blk, tid0 + g / per, base, shared))
+		if (!rec_free(&wd[g].w, blk, tid0 + g / per, base) ||
+		    !rec_free(&wd[g].r, blk, tid0 + g / per, base))
 			return false;
 	for (g = 0; g < ng; g++) {
 		uint32_t tid = tid0 + g / per;
@@ -3040,6 +3031,16 @@ HOT bool own_run(struct hz_block *hb, struct hz_word *wd, uint32_t ng,
 	return true;
 }
 
+/* A coalesced access: the lanes, one unbroken run of them, touch
+ * consecutive n-byte pieces of one region (shared memory, or one global
+ * allocation with a shadow) from a 4-aligned address.  The region and
+ * the initialised bytes are then checked once for the whole run; in
+ * shared memory the granules go through own_run or read4/write4 with the
+ * lane each belongs to, in global memory through global_run.
+ * Returns the lanes left for the other paths: all of them when the
+ * access is not of this shape, else those from the first granule that
+ * needs the full check (granules of it already done are found again as
+ * read4/write4 left them). */
 HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 			struct where *wh, const struct warp *w, uint32_t lanes,
 			uint8_t *const *ptr, uint32_t n, int kind, uint32_t pc,
@@ -3093,7 +3094,7 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 	ng = (uint32_t)(len / 4);
 	if (!shared) {
 		g = global_run(hb, wh, off, ng, per, tid0, pc, base, kind);
-	} else if (own_run(hb, wd, ng, per, tid0, pc, base, shared, kind)) {
+	} else if (own_run(hb, wd, ng, per, tid0, pc, base, kind)) {
 		g = ng;
 	} else if (kind == HZ_READ) {
 		for (g = 0; g < ng; g++)
