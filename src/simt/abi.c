@@ -255,6 +255,7 @@ static cudaError_t launch(struct simt_kernel *k, dim3 grid, dim3 block,
 	req.dyn_shared = shmem;
 	req.args = args;
 	req.cooperative = cooperative;
+	req.stream = stream;
 	simt_lock();
 	e = simt_launch(&req);
 	simt_unlock();

@@ -150,10 +150,14 @@ struct launch_state {
 	uint64_t heap_size;
 	/* Hazard checks on (hz), also of global memory (hz_global: false
 	 * for grids too large to identify their threads in 32 bits); every
-	 * clock of earlier launches is at most hz_base.  sched: the
-	 * schedule seed (CUDALAB_SIMT_SCHEDULE). */
+	 * clock of earlier launches is at most hz_base, and those at most
+	 * hz_fence come from operations ordered before this launch (see
+	 * order.h; hz_fence < hz_base only while another stream's work is
+	 * outstanding).  lane: the stream's lane.  sched: the schedule seed
+	 * (CUDALAB_SIMT_SCHEDULE). */
 	bool hz, hz_global;
-	uint32_t hz_base;
+	uint32_t hz_base, hz_fence;
+	uint32_t lane;
 	uint32_t sched;
 	/* The schedule: warp instructions per time slice, and blocks handed
 	 * out in the order i -> (i * perm_m + perm_c) mod nblocks. */

@@ -6,6 +6,7 @@
  * operations issued to its streams as nodes instead of running them, with
  * the dependencies the streams and events imply. */
 #include "graph_int.h"
+#include "hazard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1260,6 +1261,10 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 
 /* ---- running ---- */
 
+/* The stream a graph is being launched into: its nodes are operations of
+ * that stream, one after another, in the stream order (order.h). */
+static _Thread_local cudaStream_t launch_stream;
+
 static cudaError_t run_kernel(const struct kernel_node *kn)
 {
 	struct simt_launch_req req = {0};
@@ -1271,6 +1276,7 @@ static cudaError_t run_kernel(const struct kernel_node *kn)
 	req.block = kn->block;
 	req.dyn_shared = kn->shmem;
 	req.args = kn->argv;
+	req.stream = launch_stream;
 	simt_lock();
 	e = simt_launch(&req);
 	simt_unlock();
@@ -1279,32 +1285,41 @@ static cudaError_t run_kernel(const struct kernel_node *kn)
 
 static cudaError_t run_copy(const struct copy_node *c)
 {
+	struct simt_issue how = {launch_stream, true, "a graph's memcpy node"};
 	cudaError_t e = cudaSuccess;
 	size_t z;
 
 	for (z = 0; e == cudaSuccess && z < c->depth; z++)
 		e = simt_copy2d(c->dst + z * c->dslice, c->dpitch,
 				c->src + z * c->sslice, c->spitch, c->width,
-				c->height, c->kind);
+				c->height, c->kind, &how);
 	return e;
 }
 
 /* A memset of 2- or 4-byte elements, or of bytes. */
 static cudaError_t run_set(const struct cudaMemsetParams *p)
 {
+	struct simt_issue how = {launch_stream, true, "a graph's memset node"};
 	size_t row = p->width * p->elementSize, pitch, r, i;
+	uint32_t lane;
 
 	pitch = p->height > 1 ? p->pitch : row;
 	if (p->elementSize == 1)
-		return simt_set2d(p->dst, pitch, (int)p->value, row, p->height);
+		return simt_set2d(p->dst, pitch, (int)p->value, row, p->height, &how);
 	if (!row || !p->height)
 		return cudaSuccess;
+	simt_lock();
 	if (!simt_mem_find((uint64_t)(uintptr_t)p->dst,
-			   pitch * (p->height - 1) + row))
+			   pitch * (p->height - 1) + row)) {
+		simt_unlock();
 		return cudaErrorInvalidValue;
+	}
+	lane = simt_stream_lane(launch_stream);
+	simt_hz_op_begin(lane, false, how.api);
 	for (r = 0; r < p->height; r++) {
 		char *at = (char *)p->dst + r * pitch;
 
+		simt_hz_op_range(at, row, true);
 		for (i = 0; i < p->width; i++) {
 			if (p->elementSize == 2) {
 				uint16_t v = (uint16_t)p->value;
@@ -1314,7 +1329,10 @@ static cudaError_t run_set(const struct cudaMemsetParams *p)
 				memcpy(at + 4 * i, &p->value, 4);
 			}
 		}
+		simt_mem_written(at, row);
 	}
+	simt_hz_op_end(lane);
+	simt_unlock();
 	return cudaSuccess;
 }
 
@@ -1377,7 +1395,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 		if (m || e != cudaSuccess)
 			return e == cudaSuccess ? e : fail(e);
 	}
+	launch_stream = stream;
 	e = run_graph(graphExec->snap);
+	launch_stream = NULL;
 	return e == cudaSuccess ? e : fail(e);
 }
 

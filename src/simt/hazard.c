@@ -29,6 +29,7 @@
  * record from an earlier launch is recognised by its clock alone. */
 #include "hazard.h"
 #include "lanes.h"
+#include "order.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ enum {
 	HZR_ASYNC = 8,    /* a cp.async write not yet waited for */
 	HZR_COLL = 16,    /* one value stored by several lanes of one instruction */
 	HZR_LINE = 32,    /* a line record standing for all its granules */
+	HZR_XOP = 64,     /* made by a copy or memset, not by a kernel */
 };
 
 /* A line of global memory: 32 granules, 128 bytes from the start of its
@@ -300,6 +302,18 @@ struct hz_report {
 	uint64_t shown;     /* count when it was printed, at its first launch's end */
 	uint64_t launch;
 	char *msg;
+	/* A race between operations of two streams: what each site is (a
+	 * kernel's module and name, or an API call's name with no module)
+	 * and its stream; `other` is the identity of the first site's
+	 * operation for deduplication (its module or API name). */
+	bool xop;
+	const void *other;
+	struct xsite {
+		const struct simt_module *mod;
+		const char *name;
+		uint32_t stream;
+		int device;
+	} xs[2];
 };
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -379,6 +393,7 @@ static void unzeroed(void *p, size_t bytes)
 static struct pooled {
 	void *p;
 	size_t bytes;
+	uint32_t clk;   /* every record in it is at most this clock */
 } pool[POOL_SLOTS];
 static size_t pool_bytes;
 static bool pool_off;
@@ -389,9 +404,14 @@ static void *pool_take(size_t bytes, size_t *cap)
 	int i, best = -1;
 	void *p = NULL;
 
+	/* a shadow whose records could still be taken for another stream's
+	 * unordered work (order.h) is not handed out */
+	uint32_t done = simt_order_retired();
+
 	pthread_mutex_lock(&pool_lock);
 	for (i = 0; i < POOL_SLOTS && !pool_off; i++)
 		if (pool[i].p && pool[i].bytes >= bytes && pool[i].bytes / 4 <= bytes &&
+		    pool[i].clk <= done &&
 		    (best < 0 || pool[i].bytes < pool[best].bytes))
 			best = i;
 	if (best >= 0) {
@@ -414,6 +434,7 @@ static bool pool_put(void *p, size_t bytes)
 		if (!pool[i].p && pool_bytes + bytes <= POOL_MAX) {
 			pool[i].p = p;
 			pool[i].bytes = bytes;
+			pool[i].clk = clock_base;
 			pool_bytes += bytes;
 			kept = true;
 		}
@@ -536,7 +557,7 @@ void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 
 /* Why a barrier-misuse report was made (part of its identity). */
 enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
-       WHY_SAME_INSN, WHY_NOT_WAITED };
+       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS };
 
 struct hz_async {
 	uint32_t off;
@@ -613,6 +634,13 @@ struct hz_block {
 	struct hz_cached cache[CACHE_REPORTS];
 	int ncache;
 	bool global_ok;           /* global checks possible for this launch */
+	/* global records with clocks above fence, up to the launch's base,
+	 * come from operations of other streams that may not be ordered
+	 * before this launch (see order.h): they go to the full check */
+	uint32_t fence;
+	/* clocks in (ok_lo, ok_hi] are of one such operation found ordered
+	 * before this launch after all (empty when equal) */
+	uint32_t ok_lo, ok_hi;
 	/* Shared reads between full barriers (see "quiet intervals"; the
 	 * log is in q): the lanes' offsets of logged reads not in a line,
 	 * and per warp the lanes that have arrived at a barrier since the
@@ -627,6 +655,13 @@ struct hz_block {
 	uint32_t *exit_pend;
 	bool any_exit_pend;
 };
+
+/* Whether clock c is of the operation of another stream that this
+ * block last found ordered before its launch (hb->ok_lo, ok_hi). */
+static inline bool ok_clock(const struct hz_block *hb, uint32_t c)
+{
+	return c - hb->ok_lo - 1 < hb->ok_hi - hb->ok_lo;
+}
 
 static void quiet_begin(struct hz_block *hb);
 static void quiet_end(struct hz_block *hb, uint32_t base);
@@ -803,12 +838,56 @@ static char *race_message(const struct hz_report *r)
 	return b.s;
 }
 
+/* ---- races between streams ---- */
+
+static void stream_text(struct simt_buf *b, uint32_t stream, int device)
+{
+	if (stream)
+		simt_buf_printf(b, "stream %u", stream);
+	else if (device > 0 || simt_device_count() > 1)
+		simt_buf_printf(b, "the default stream of device %d", device);
+	else
+		simt_buf_printf(b, "the default stream");
+}
+
+static void xsite_text(struct simt_buf *b, const struct hz_report *r, int i)
+{
+	const struct xsite *x = &r->xs[i];
+	char name[512];
+
+	simt_buf_printf(b, "%s %s ", space_word(r->space), acc_words[r->acc[i]]);
+	if (x->mod) {
+		site_where(b, x->mod, r->pc[i]);
+		simt_buf_printf(b, " by block (%u,%u,%u) thread (%u,%u,%u) of %s",
+				r->block[i][0], r->block[i][1], r->block[i][2],
+				r->thread[i][0], r->thread[i][1], r->thread[i][2],
+				simt_demangle(x->name, name, sizeof name));
+	} else {
+		simt_buf_printf(b, "by %s", x->name);
+	}
+	simt_buf_printf(b, " on ");
+	stream_text(b, x->stream, x->device);
+}
+
+static char *xop_message(const struct hz_report *r)
+{
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "race: ");
+	xsite_text(&b, r, 0);
+	simt_buf_printf(&b, " and ");
+	xsite_text(&b, r, 1);
+	simt_buf_printf(&b, ", in different streams with no event or "
+			"synchronization between them");
+	return b.s;
+}
+
 /* Reports are one per kind and pair of source lines (or instructions,
  * without line information) and accesses. */
 static bool same_key(const struct hz_report *a, const struct hz_report *b)
 {
 	return a->kind == b->kind && a->space == b->space && a->mod == b->mod &&
-	       a->why == b->why && a->site[0] == b->site[0] &&
+	       a->other == b->other && a->why == b->why && a->site[0] == b->site[0] &&
 	       a->site[1] == b->site[1] && a->acc[0] == b->acc[0] &&
 	       a->acc[1] == b->acc[1];
 }
@@ -858,8 +937,9 @@ static bool report_again(struct block_ctx *bc, struct hz_report *key)
 	struct hz_block *hb = bc->hz;
 	int i;
 
-	/* the unordered pair of sites is the identity */
-	if (key->nsites == 2 && (key->site[0] > key->site[1] ||
+	/* the unordered pair of sites is the identity (of two streams'
+	 * operations: the earlier one first) */
+	if (key->nsites == 2 && !key->xop && (key->site[0] > key->site[1] ||
 				 (key->site[0] == key->site[1] &&
 				  key->acc[0] > key->acc[1]))) {
 		uint32_t t3[3], pc = key->pc[0], site = key->site[0];
@@ -941,6 +1021,51 @@ static void key_site(struct hz_report *k, int i, const struct block_ctx *bc,
 		k->nsites = i + 1;
 }
 
+static int acc_of_rec(const struct hz_rec *r, bool write);
+
+/* The site code of an API call (a copy or memset). */
+static uint32_t api_site(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return 0xC0000000u | (h & 0x3fffffffu);
+}
+
+/* Site 0 of a race between streams: the access recorded in r by
+ * operation op. */
+static void key_other(struct hz_report *k, const struct simt_order_op *op,
+		      const struct hz_rec *r, bool r_write)
+{
+	k->xop = true;
+	k->why = WHY_STREAMS;
+	k->xs[0] = (struct xsite){op->mod, op->name, op->stream, op->device};
+	k->other = op->mod ? (const void *)op->mod : (const void *)op->name;
+	k->acc[0] = (uint8_t)acc_of_rec(r, r_write);
+	if (op->mod && !(r->flags & HZR_XOP)) {
+		const struct simt_insn *in = &op->mod->code[r->pc];
+		uint64_t bx = op->grid[0], by = op->grid[1];
+		uint32_t tx = op->block[0], ty = op->block[1];
+
+		k->pc[0] = r->pc;
+		k->site[0] = in->src_line && in->src_file != UINT16_MAX
+			? (uint32_t)(in->src_file + 1) << 20 | (in->src_line & 0xfffff)
+			: 0x80000000u | r->pc;
+		k->block[0][0] = (uint32_t)(r->block % bx);
+		k->block[0][1] = (uint32_t)(r->block / bx % by);
+		k->block[0][2] = (uint32_t)(r->block / (bx * by));
+		k->thread[0][0] = r->tid % tx;
+		k->thread[0][1] = r->tid / tx % ty;
+		k->thread[0][2] = r->tid / (tx * ty);
+	} else {
+		k->xs[0].mod = NULL;
+		k->site[0] = api_site(op->name);
+	}
+	if (k->nsites < 1)
+		k->nsites = 1;
+}
+
 /* ---- launches and blocks ---- */
 
 static void setup(void)
@@ -1018,22 +1143,40 @@ static void mark_cas_seeds(struct simt_module *mod)
 	mod->hz_marked = true;
 }
 
+/* Before clocks run out, every record of earlier operations is made to
+ * read as old: the shadows start afresh, pooled ones included, and the
+ * stream order forgets what is outstanding. */
+static void clocks_check(void)
+{
+	if (clock_base <= 0xC0000000u)
+		return;
+	pool_flush();
+	pool_off = true;
+	simt_mem_hz_reset();
+	pool_off = false;
+	clock_base = 1;
+	simt_order_reset();
+}
+
 void simt_hz_launch_begin(struct launch_state *L)
 {
+	struct simt_order_op what = {0};
+
 	L->hz = checks_on;
 	if (!L->hz)
 		return;
 	if (!L->mod->hz_marked)
 		mark_cas_seeds(L->mod);
-	if (clock_base > 0xC0000000u) {
-		/* every record of earlier launches must read as old: start
-		 * the shadows afresh, pooled ones included */
-		pool_flush();
-		pool_off = true;
-		simt_mem_hz_reset();
-		pool_off = false;
-		clock_base = 1;
-	}
+	clocks_check();
+	what.mod = L->mod;
+	what.name = L->fn->name;
+	what.grid[0] = L->grid.x;
+	what.grid[1] = L->grid.y;
+	what.grid[2] = L->grid.z;
+	what.block[0] = L->block.x;
+	what.block[1] = L->block.y;
+	what.block[2] = L->block.z;
+	L->hz_fence = simt_order_begin(L->lane, clock_base, &what);
 	L->hz_base = clock_base;
 	atomic_store(&clock_max, clock_base);
 	L->hz_global = L->nblocks <= UINT32_MAX && L->nthreads <= 1024;
@@ -1245,6 +1388,8 @@ void simt_hz_block_begin(struct block_ctx *bc)
 		return;
 	block_release(hb);
 	base = bc->L->hz_base;
+	hb->fence = bc->L->hz_fence;
+	hb->ok_lo = hb->ok_hi = 0;
 	hb->block = (uint32_t)bc->block;
 	start = vc_new(hb->n);
 	for (i = 0; i < hb->n; i++)
@@ -2045,6 +2190,37 @@ COLD static void report_race(struct block_ctx *bc, int space, const struct hz_re
 	report(bc, &k, race_message, NULL);
 }
 
+/* A global record r of an earlier operation that the full check met in
+ * a launch: a race if that operation belongs to another stream and is
+ * not ordered before this launch (see order.h), unless both accesses are
+ * strong at device scope. */
+COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
+			     bool r_write, uint32_t tid, uint32_t pc, int acc,
+			     uint8_t flags)
+{
+	struct hz_block *hb = bc->hz;
+	const struct simt_order_op *op, *me;
+	struct hz_report k;
+	uint32_t lo, hi;
+
+	op = simt_order_unordered(r->clk, &lo, &hi);
+	if (!op) {
+		/* later records of that operation take the fast paths */
+		hb->ok_lo = lo;
+		hb->ok_hi = hi;
+		return;
+	}
+	if (((r->flags & HZR_STRONG) && (flags & HZR_STRONG) &&
+		    !((r->flags | flags) & HZR_CTA)))
+		return;
+	me = simt_order_current();
+	key_init(&k, bc, HK_RACE, SP_GLOBAL);
+	key_other(&k, op, r, r_write);
+	key_site(&k, 1, bc, bc->block, tid, pc, acc);
+	k.xs[1] = (struct xsite){bc->L->mod, bc->L->fn->name, me->stream, me->device};
+	report(bc, &k, xop_message, NULL);
+}
+
 /* One granule: checks the access against the recorded ones and records
  * it.  `cur` is the current memory content of the bytes written, `val`
  * the new one (writes only). */
@@ -2066,8 +2242,11 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	me.mask = mask;
 	me.pc = pc;
 	/* a record of another block is stale in shared memory */
-	if (w.clk > base && (w.mask & mask) && (!shared || w.block == blk) &&
-	    !both_strong(&w, flags, blk) && !ordered(hb, tid, &w)) {
+	if (w.clk <= base) {
+		if (!shared && w.clk > hb->fence && (w.mask & mask))
+			stream_race(bc, &w, true, tid, pc, acc, flags);
+	} else if ((w.mask & mask) && (!shared || w.block == blk) &&
+		   !both_strong(&w, flags, blk) && !ordered(hb, tid, &w)) {
 		/* rewriting the value memory holds is benign within a block,
 		 * whose warps one host thread runs in a fixed order; between
 		 * blocks, which run at once on several, what memory holds at
@@ -2097,9 +2276,13 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 		return;
 	}
 	rec_load(&r, &wd->r);
-	if (r.clk > base && (r.mask & mask) && (!shared || r.block == blk) &&
-	    !both_strong(&r, flags, blk) && !ordered(hb, tid, &r))
+	if (r.clk <= base) {
+		if (!shared && r.clk > hb->fence && (r.mask & mask))
+			stream_race(bc, &r, false, tid, pc, acc, flags);
+	} else if ((r.mask & mask) && (!shared || r.block == blk) &&
+		   !both_strong(&r, flags, blk) && !ordered(hb, tid, &r)) {
 		report_race(bc, space, &r, false, tid, pc, acc, 0);
+	}
 	rec_store(&wd->w, &me);
 }
 
@@ -2241,7 +2424,8 @@ static uint8_t flags_of(const struct simt_insn *in, int kind)
 
 
 static inline void line_settle(const struct where *wh, uint64_t off,
-			       uint32_t n, uint32_t base, uint32_t clk, int kind);
+			       uint32_t n, uint32_t base, uint32_t fence,
+			       uint32_t clk, int kind);
 
 /* One lane's access (see simt_hz_access). */
 HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
@@ -2280,7 +2464,7 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 		init = wh->init;
 		off = a - wh->lo;
 		size = wh->size;
-		line_settle(wh, off, n, bc->L->hz_base, hb->t[tid].clk,
+		line_settle(wh, off, n, bc->L->hz_base, hb->fence, hb->t[tid].clk,
 			    kind == HZ_READ ? HZ_READ : HZ_WRITE);
 		if (init) {
 			if (kind != HZ_WRITE && !bits_all(init, off, n))
@@ -2372,6 +2556,8 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 		if (w->tid != tid && !((w->flags & HZR_COLL) && (w->tid >> 5) == (tid >> 5)) &&
 		    knows(hb, tid, w->tid) < w->clk)
 			return false;
+	} else if (!shared && w->clk > hb->fence && !ok_clock(hb, w->clk)) {
+		return false;           /* another stream's, maybe unordered */
 	}
 	note_read(hb, wd, hb->t[tid].clk, tid, pc, base, shared);
 	return true;
@@ -2398,7 +2584,9 @@ HOT bool reads4(struct hz_block *hb, struct hz_word *wd, uint32_t n,
 HOT bool fast_ordered(struct hz_block *hb, const struct hz_rec *r, uint32_t tid,
 		      uint32_t base, bool shared)
 {
-	if (r->clk <= base || (shared && r->block != hb->block))
+	if (r->clk <= base)
+		return shared || r->clk <= hb->fence || ok_clock(hb, r->clk);
+	if (shared && r->block != hb->block)
 		return true;
 	if (r->block != hb->block || (r->flags & HZR_ASYNC))
 		return false;
@@ -2480,7 +2668,7 @@ __attribute__((noinline)) static void line_expand(const struct hz_rec *h,
  * granule records fw, marked as of this launch when mark (a clock of this
  * launch, above base) is given. */
 HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
-		    uint32_t base, uint32_t mark)
+		    uint32_t base, uint32_t fence, uint32_t mark)
 {
 	struct hz_rec h;
 
@@ -2490,9 +2678,12 @@ HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
 			rec_put(hp, 0, mark, 0, 0, 0, 0);
 		return;
 	}
-	if (h.clk > base) {
+	/* a line record of this launch, or of another stream's operation
+	 * that may not be ordered before it, is kept in the granules */
+	if (h.clk > fence) {
 		line_expand(&h, fw, w);
-		mark = h.clk;
+		if (h.clk > base || !mark)
+			mark = h.clk;
 	}
 	rec_put(hp, 0, mark, 0, 0, 0, 0);
 }
@@ -2501,7 +2692,7 @@ HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
  * before an access of kind `kind` by a thread at clock clk looks at or
  * changes their granule records. */
 HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
-		     uint32_t base, uint32_t clk, int kind)
+		     uint32_t base, uint32_t fence, uint32_t clk, int kind)
 {
 	uint64_t li = off / LINE_BYTES, le = (off + n - 1) / LINE_BYTES;
 
@@ -2509,8 +2700,8 @@ HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
 		struct hz_line *hl = &wh->lines[li];
 		struct hz_word *fw = &wh->sh[li * LINE_GRAN];
 
-		settle_rec(&hl->w, fw, true, base, kind != HZ_READ ? clk : 0);
-		settle_rec(&hl->r, fw, false, base, kind == HZ_READ ? clk : 0);
+		settle_rec(&hl->w, fw, true, base, fence, kind != HZ_READ ? clk : 0);
+		settle_rec(&hl->r, fw, false, base, fence, kind == HZ_READ ? clk : 0);
 	}
 }
 
@@ -2524,13 +2715,19 @@ HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
 {
 	uint32_t g, n = 0, ps = per >> 1;
 
-	if (h->clk <= base)
-		return LINE_GRAN;
+	if (h->clk <= base) {
+		/* a line record of another stream's operation found ordered
+		 * stands for its granules; any other record's granules may be
+		 * of several operations */
+		return h->clk <= hb->fence ||
+		       ((h->flags & HZR_LINE) && ok_clock(hb, h->clk)) ? LINE_GRAN : 0;
+	}
 	if (!(h->flags & HZR_LINE)) {
 		for (g = 0; g < LINE_GRAN; g++) {
 			const struct hz_rec *r = w ? &fw[g].w : &fw[g].r;
 
-			n += r->clk <= base || ordered(hb, tid0 + (g >> ps), r);
+			n += r->clk <= base ? r->clk <= hb->fence || ok_clock(hb, r->clk)
+					    : ordered(hb, tid0 + (g >> ps), r);
 		}
 		return n;
 	}
@@ -2626,7 +2823,7 @@ HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
 			rec_put(&hl->r, blk, clk, tid0, HZR_LINE, per, pc);
 		return true;
 	}
-	settle_rec(&hl->r, fw, false, base, clk);
+	settle_rec(&hl->r, fw, false, base, hb->fence, clk);
 	for (g = 0; g < LINE_GRAN; g++) {
 		uint32_t tid = tid0 + g / per;
 
@@ -2655,7 +2852,8 @@ HOT uint32_t global_run(struct hz_block *hb, const struct where *wh,
 			continue;
 		}
 		e = g + (LINE_GRAN - at < ng - g ? LINE_GRAN - at : ng - g);
-		line_settle(wh, goff, 4, base, hb->t[tid0 + g / per].clk, kind);
+		line_settle(wh, goff, 4, base, hb->fence, hb->t[tid0 + g / per].clk,
+			    kind);
 		for (; g < e; g++)
 			if (kind == HZ_READ
 			    ? !read4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, false)
@@ -2688,7 +2886,8 @@ HOT uint32_t writes4(struct block_ctx *bc, struct hz_block *hb,
 			   (uint64_t)(p - bc->local) >= bc->local_cap &&
 			   (a - wh->lo < wh->size || global_where(bc, a, wh))) {
 			off = a - wh->lo;
-			line_settle(wh, off, n, base, hb->t[w->id * 32 + l].clk, HZ_WRITE);
+			line_settle(wh, off, n, base, hb->fence,
+				    hb->t[w->id * 32 + l].clk, HZ_WRITE);
 			if (!writes4_at(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc,
 					base, false))
 				break;
@@ -2741,7 +2940,7 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 			off = a - wh->lo;
 			if (wh->init && !bits_all(wh->init, off, n))
 				break;
-			line_settle(wh, off, n, base, t->clk, HZ_READ);
+			line_settle(wh, off, n, base, hb->fence, t->clk, HZ_READ);
 			if (!reads4(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc, base,
 				    false))
 				break;
@@ -3514,6 +3713,206 @@ void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
 
 /* ---- the report file and the summary ---- */
 
+/* ---- copies and memsets issued to streams ----
+ *
+ * They take one clock above their base.  One that may run beside
+ * another stream's work looks at the records of what it reads and
+ * writes; one that the host does not wait for leaves its own records
+ * (block 0, thread 0, HZR_XOP), line records where it covers a line,
+ * so that a later kernel or copy of another stream meets them. */
+static struct {
+	bool on, record, host_waits;
+	uint32_t base, fence;
+	int cached;         /* report of the last race found, or -1 */
+	uint64_t pending;   /* its occurrences not yet counted */
+} xop = {.cached = -1};
+
+void simt_hz_op_begin(uint32_t lane, bool host_waits, const char *api)
+{
+	struct simt_order_op what = {0};
+
+	if (!simt_hz_enabled())
+		return;
+	clocks_check();
+	what.name = api;
+	xop.base = clock_base;
+	xop.fence = simt_order_begin(lane, clock_base, &what);
+	xop.record = !host_waits && simt_order_streams();
+	xop.host_waits = host_waits;
+	xop.cached = -1;
+	xop.pending = 0;
+	xop.on = true;
+}
+
+static void op_flush(void)
+{
+	if (xop.cached >= 0 && xop.pending) {
+		pthread_mutex_lock(&report_lock);
+		reports[xop.cached].count += xop.pending;
+		pthread_mutex_unlock(&report_lock);
+	}
+	xop.pending = 0;
+}
+
+/* Record r, of an earlier operation, met by the current copy or memset
+ * (write: it writes the bytes). */
+static void copy_race(const struct hz_rec *r, bool r_write, bool write)
+{
+	const struct simt_order_op *op, *me;
+	struct hz_report k;
+	uint32_t lo, hi;
+	char *msg;
+	int i;
+
+	op = simt_order_unordered(r->clk, &lo, &hi);
+	if (!op)
+		return;
+	me = simt_order_current();
+	memset(&k, 0, sizeof k);
+	k.kind = HK_RACE;
+	k.space = SP_GLOBAL;
+	k.kernel = op->mod ? op->name : NULL;
+	key_other(&k, op, r, r_write);
+	k.site[1] = api_site(me->name);
+	k.acc[1] = write ? AC_WRITE : AC_READ;
+	k.nsites = 2;
+	k.xs[1] = (struct xsite){NULL, me->name, me->stream, me->device};
+	if (xop.cached >= 0 && same_key(&reports[xop.cached], &k)) {
+		xop.pending++;
+		return;
+	}
+	op_flush();
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nreports && !same_key(&reports[i], &k); i++)
+		;
+	if (i == nreports) {
+		msg = xop_message(&k);
+		i = report_slot(&k, &msg);
+		free(msg);
+	}
+	if (i >= 0)
+		reports[i].count++;
+	pthread_mutex_unlock(&report_lock);
+	xop.cached = i;
+}
+
+/* Granule records g of a line whose bytes [lo, hi) an operation reads or
+ * writes. */
+static uint8_t bytes_mask(uint64_t g, uint64_t lo, uint64_t hi)
+{
+	uint64_t a = g * 4 > lo ? g * 4 : lo, b = g * 4 + 4 < hi ? g * 4 + 4 : hi;
+
+	return (uint8_t)(((1u << (b - a)) - 1) << (a & 3));
+}
+
+/* Checks a line's write or read record (w) and its granules' against
+ * the current operation's access of bytes [lo, hi) of the line. */
+static void op_check_rec(const struct hz_rec *hp, const struct hz_word *fw,
+			 bool w, uint64_t lo, uint64_t hi, bool write)
+{
+	struct hz_rec h;
+	uint64_t g;
+
+	rec_load(&h, hp);
+	if (h.clk <= xop.fence || h.clk > xop.base)
+		return;         /* ordered, and so are its granules' records */
+	if (h.flags & HZR_LINE) {
+		h.tid = (uint16_t)line_tid(&h, (uint32_t)(lo / 4 % LINE_GRAN));
+		h.flags &= (uint8_t)~HZR_LINE;
+		copy_race(&h, w, write);
+		return;
+	}
+	for (g = lo / 4; g * 4 < hi; g++) {
+		const struct hz_rec *r = w ? &fw[g % LINE_GRAN].w : &fw[g % LINE_GRAN].r;
+
+		if (r->clk > xop.fence && r->clk <= xop.base &&
+		    (r->mask & bytes_mask(g, lo, hi)))
+			copy_race(r, w, write);
+	}
+}
+
+/* Leaves the current operation's records of its access of bytes [lo, hi)
+ * of line li. */
+static void op_record(const struct where *wh, uint64_t li, uint64_t lo,
+		      uint64_t hi, bool write)
+{
+	struct hz_line *hl = &wh->lines[li];
+	struct hz_word *fw = &wh->sh[li * LINE_GRAN];
+	struct hz_rec *hp = write ? &hl->w : &hl->r;
+	uint64_t end = (li + 1) * LINE_BYTES < wh->size ? (li + 1) * LINE_BYTES
+							 : wh->size, g;
+	uint32_t clk = xop.base + 1;
+
+	if (lo == li * LINE_BYTES && hi >= end) {
+		rec_put(hp, 0, clk, 0, HZR_LINE | HZR_XOP, 1, 0);
+		return;
+	}
+	settle_rec(hp, fw, write, xop.base, xop.fence, clk);
+	for (g = lo / 4; g * 4 < hi; g++)
+		rec_put(write ? &fw[g % LINE_GRAN].w : &fw[g % LINE_GRAN].r, 0, clk, 0,
+			HZR_XOP, bytes_mask(g, lo, hi), 0);
+}
+
+void simt_hz_op_range(const void *p, uint64_t n, bool write)
+{
+	const struct simt_alloc *al;
+	struct where wh;
+	uint64_t off, end, li;
+
+	if (!xop.on || !n || (xop.fence == xop.base && !xop.record))
+		return;
+	al = simt_mem_find((uint64_t)(uintptr_t)p, n);
+	if (!al || !al->shadow)
+		return;
+	wh.sh = al->shadow;
+	wh.lines = lines_of(al->shadow, al->size);
+	wh.lo = al->base;
+	wh.size = al->size;
+	wh.init = NULL;
+	off = (uint64_t)(uintptr_t)p - al->base;
+	end = off + n;
+	for (li = off / LINE_BYTES; li * LINE_BYTES < end; li++) {
+		uint64_t lo = li * LINE_BYTES > off ? li * LINE_BYTES : off;
+		uint64_t hi = (li + 1) * LINE_BYTES < end ? (li + 1) * LINE_BYTES : end;
+		const struct hz_word *fw = &wh.sh[li * LINE_GRAN];
+
+		if (xop.fence < xop.base) {
+			op_check_rec(&wh.lines[li].w, fw, true, lo, hi, write);
+			if (write)
+				op_check_rec(&wh.lines[li].r, fw, false, lo, hi, write);
+		}
+		if (xop.record)
+			op_record(&wh, li, lo, hi, write);
+	}
+}
+
+void simt_hz_op_end(uint32_t lane)
+{
+	int i;
+
+	if (!xop.on)
+		return;
+	op_flush();
+	xop.on = false;
+	clock_base = xop.base + 2;
+	if (xop.host_waits)
+		simt_order_host_lane(lane);
+	fflush(stdout);
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nreports; i++) {
+		struct hz_report *r = &reports[i];
+
+		if (r->xop && !r->xs[1].mod && !r->shown) {
+			fprintf(stderr, "simt: %s\n  in %s: %llu time%s\n", r->msg,
+				r->xs[1].name, (unsigned long long)r->count,
+				r->count == 1 ? "" : "s");
+			r->shown = r->count;
+		}
+	}
+	pthread_mutex_unlock(&report_lock);
+	fflush(stderr);
+}
+
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -3538,24 +3937,43 @@ static const char *kind_word(int kind)
 
 static void write_site(FILE *f, const struct hz_report *r, int i)
 {
+	const struct simt_module *mod = r->xop ? r->xs[i].mod : r->mod;
 	const char *file;
 	uint32_t line;
+	char name[512];
 
+	if (!mod) {
+		/* a copy or memset of a race between streams */
+		fprintf(f, "{\"file\":null,\"line\":null,\"ptx_line\":null,"
+			"\"access\":\"%s\",\"block\":null,\"thread\":null,"
+			"\"operation\":", acc_words[r->acc[i]]);
+		json_str(f, r->xs[i].name);
+		fprintf(f, ",\"stream\":%u,\"device\":%d}", r->xs[i].stream,
+			r->xs[i].device);
+		return;
+	}
 	fputs("{\"file\":", f);
-	if (site_file(r->mod, r->pc[i], &file, &line)) {
+	if (site_file(mod, r->pc[i], &file, &line)) {
 		json_str(f, file);
 		fprintf(f, ",\"line\":%u", line);
 	} else {
 		fputs("null,\"line\":null", f);
 	}
-	fprintf(f, ",\"ptx_line\":%u,\"access\":", r->mod->code[r->pc[i]].ptx_line);
+	fprintf(f, ",\"ptx_line\":%u,\"access\":", mod->code[r->pc[i]].ptx_line);
 	if (r->acc[i] == AC_NONE)
 		fputs("null", f);
 	else
 		json_str(f, acc_words[r->acc[i]]);
-	fprintf(f, ",\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]}",
+	fprintf(f, ",\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]",
 		r->block[i][0], r->block[i][1], r->block[i][2], r->thread[i][0],
 		r->thread[i][1], r->thread[i][2]);
+	if (r->xop) {
+		fputs(",\"kernel\":", f);
+		json_str(f, simt_demangle(r->xs[i].name, name, sizeof name));
+		fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
+			r->xs[i].device);
+	}
+	fputc('}', f);
 }
 
 /* Writes the hazard report file (CUDALAB_SIMT_HAZARDS). */
@@ -3590,7 +4008,10 @@ void simt_hazard_report_write(void)
 		else
 			json_str(f, space_word(r->space));
 		fputs(",\"kernel\":", f);
-		json_str(f, simt_demangle(r->kernel, name, sizeof name));
+		if (r->kernel)
+			json_str(f, simt_demangle(r->kernel, name, sizeof name));
+		else
+			fputs("null", f);
 		fprintf(f, ",\"count\":%llu,\"message\":", (unsigned long long)r->count);
 		json_str(f, r->msg);
 		fputs(",\"sites\":[", f);

@@ -200,6 +200,16 @@ void simt_hz_init_set(uint8_t *bits, uint64_t off, uint64_t n);
 void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 		       uint64_t soff, uint64_t n);
 
+/* memapi.c, graph.c: a copy or memset issued to a stream's lane, in
+ * three steps: begin (host_waits: the call returns only once it is
+ * done), each range of memory it reads or writes, end.  It is checked
+ * against the work of other streams that is not ordered before it (see
+ * order.h), and recorded for later operations unless the host waits for
+ * it.  Call with simt_lock held. */
+void simt_hz_op_begin(uint32_t lane, bool host_waits, const char *api);
+void simt_hz_op_range(const void *p, uint64_t n, bool write);
+void simt_hz_op_end(uint32_t lane);
+
 /* Whether checks are on (CUDALAB_SIMT_CHECKS, read by simt_hz_init at
  * start-up), the schedule seed (CUDALAB_SIMT_SCHEDULE), and the report
  * file and summary written at exit. */

@@ -818,6 +818,7 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	L.coop = req->cooperative;
 	schedule_setup(&L);
 	simt_runs_prepare(req->mod);
+	L.lane = simt_stream_lane(req->stream);
 	simt_hz_launch_begin(&L);
 	L.kparams = pack_params(fn, req->args);
 	simt_mem_track(L.kparams, fn->kparam_size, MEM_SYMBOL,

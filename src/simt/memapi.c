@@ -3,6 +3,8 @@
  * lies inside one allocation, as the CUDA runtime does, and complete before
  * returning (so every *Async variant is synchronous). */
 #include "simt_int.h"
+#include "hazard.h"
+#include "order.h"
 
 #include <string.h>
 
@@ -119,6 +121,9 @@ static cudaError_t release(void *p, int kind, bool sync)
 		return cudaSuccess;
 	simt_lock();
 	rc = simt_mem_free(p, kind);
+	/* cudaFree and cudaFreeHost wait for the device to be idle */
+	if (sync && rc == 0)
+		simt_order_host_device(-1);
 	simt_unlock();
 	return rc == 0 ? cudaSuccess : fail(cudaErrorInvalidValue);
 }
@@ -333,19 +338,39 @@ static cudaError_t check_copy(void *dst, const void *src, size_t dsz,
 	return cudaSuccess;
 }
 
+/* Opens a copy or memset as an operation of its stream (hazard.h); the
+ * host waits for a synchronous call, and for an asynchronous copy into
+ * pageable host memory (CUDA returns once that is done).  Returns the
+ * stream's lane; call with simt_lock held. */
+static uint32_t op_open(const struct simt_issue *how, const void *dst)
+{
+	uint32_t lane = simt_stream_lane(how->stream);
+
+	simt_hz_op_begin(lane, !how->async || !simt_mem_find((uint64_t)(uintptr_t)dst, 1),
+			 how->api);
+	return lane;
+}
+
 static cudaError_t copy1d(void *dst, const void *src, size_t count,
-			  enum cudaMemcpyKind kind)
+			  enum cudaMemcpyKind kind, const struct simt_issue *how)
 {
 	cudaError_t e;
+	uint32_t lane;
 
+	if (!simt_stream_valid(how->stream))
+		return fail(cudaErrorInvalidResourceHandle);
 	if (count == 0)
 		return (int)kind >= 0 && kind <= cudaMemcpyDefault
 			? cudaSuccess : fail(cudaErrorInvalidMemcpyDirection);
 	simt_lock();
 	e = check_copy(dst, src, count, count, kind);
 	if (e == cudaSuccess) {
+		lane = op_open(how, dst);
+		simt_hz_op_range(src, count, false);
+		simt_hz_op_range(dst, count, true);
 		simt_mem_copied(dst, src, count);
 		memmove(dst, src, count);
+		simt_hz_op_end(lane);
 	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
@@ -354,21 +379,24 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 		       enum cudaMemcpyKind kind)
 {
+	struct simt_issue how = {0, false, "cudaMemcpy"};
+
 	ENTER();
 	UNSAFE(true);
-	return copy1d(dst, src, count, kind);
+	return copy1d(dst, src, count, kind, &how);
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 			    enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+	struct simt_issue how = {stream, true, "cudaMemcpyAsync"};
 	cudaError_t e;
 
 	ENTER();
 	if (simt_capture_live && simt_capture_copy(dst, count, src, count, count,
 						   1, kind, stream, &e))
 		return e;
-	return copy1d(dst, src, count, kind);
+	return copy1d(dst, src, count, kind, &how);
 }
 
 /* A peer copy names the devices the two sides belong to; with unified
@@ -411,11 +439,14 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
 
 cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 			size_t spitch, size_t width, size_t height,
-			enum cudaMemcpyKind kind)
+			enum cudaMemcpyKind kind, const struct simt_issue *how)
 {
 	cudaError_t e;
+	uint32_t lane = 0;
 	size_t r;
 
+	if (!simt_stream_valid(how->stream))
+		return fail(cudaErrorInvalidResourceHandle);
 	if (width > dpitch || width > spitch)
 		return fail(cudaErrorInvalidPitchValue);
 	if (width == 0 || height == 0)
@@ -423,12 +454,18 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 	simt_lock();
 	e = check_copy(dst, src, dpitch * (height - 1) + width,
 		       spitch * (height - 1) + width, kind);
+	if (e == cudaSuccess)
+		lane = op_open(how, dst);
 	for (r = 0; e == cudaSuccess && r < height; r++) {
+		simt_hz_op_range((const char *)src + r * spitch, width, false);
+		simt_hz_op_range((char *)dst + r * dpitch, width, true);
 		simt_mem_copied((char *)dst + r * dpitch,
 				(const char *)src + r * spitch, width);
 		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch,
 			width);
 	}
+	if (e == cudaSuccess)
+		simt_hz_op_end(lane);
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
@@ -437,15 +474,18 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
 			 size_t spitch, size_t width, size_t height,
 			 enum cudaMemcpyKind kind)
 {
+	struct simt_issue how = {0, false, "cudaMemcpy2D"};
+
 	ENTER();
 	UNSAFE(true);
-	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind);
+	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind, &how);
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
 			      size_t spitch, size_t width, size_t height,
 			      enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+	struct simt_issue how = {stream, true, "cudaMemcpy2DAsync"};
 	cudaError_t e;
 
 	ENTER();
@@ -453,11 +493,16 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
 						   width, height, kind, stream,
 						   &e))
 		return e;
-	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind);
+	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind, &how);
 }
 
-static cudaError_t set1d(void *devPtr, int value, size_t count)
+static cudaError_t set1d(void *devPtr, int value, size_t count,
+			 const struct simt_issue *how)
 {
+	uint32_t lane;
+
+	if (!simt_stream_valid(how->stream))
+		return fail(cudaErrorInvalidResourceHandle);
 	if (count == 0)
 		return cudaSuccess;
 	simt_lock();
@@ -465,36 +510,45 @@ static cudaError_t set1d(void *devPtr, int value, size_t count)
 		simt_unlock();
 		return fail(cudaErrorInvalidValue);
 	}
+	lane = op_open(how, devPtr);
+	simt_hz_op_range(devPtr, count, true);
 	memset(devPtr, value, count);
 	simt_mem_written(devPtr, count);
+	simt_hz_op_end(lane);
 	simt_unlock();
 	return cudaSuccess;
 }
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+	struct simt_issue how = {0, false, "cudaMemset"};
+
 	ENTER();
 	UNSAFE(true);
-	return set1d(devPtr, value, count);
+	return set1d(devPtr, value, count, &how);
 }
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
 			    cudaStream_t stream)
 {
+	struct simt_issue how = {stream, true, "cudaMemsetAsync"};
 	cudaError_t e;
 
 	ENTER();
 	if (simt_capture_live && simt_capture_set(devPtr, count, value, count, 1,
 						  stream, &e))
 		return e;
-	return set1d(devPtr, value, count);
+	return set1d(devPtr, value, count, &how);
 }
 
 cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
-		       size_t height)
+		       size_t height, const struct simt_issue *how)
 {
+	uint32_t lane;
 	size_t r;
 
+	if (!simt_stream_valid(how->stream))
+		return fail(cudaErrorInvalidResourceHandle);
 	if (width > pitch)
 		return fail(cudaErrorInvalidPitchValue);
 	if (width == 0 || height == 0)
@@ -504,10 +558,13 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 		simt_unlock();
 		return fail(cudaErrorInvalidValue);
 	}
+	lane = op_open(how, devPtr);
 	for (r = 0; r < height; r++) {
+		simt_hz_op_range((char *)devPtr + r * pitch, width, true);
 		memset((char *)devPtr + r * pitch, value, width);
 		simt_mem_written((char *)devPtr + r * pitch, width);
 	}
+	simt_hz_op_end(lane);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -515,21 +572,24 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
 			 size_t height)
 {
+	struct simt_issue how = {0, false, "cudaMemset2D"};
+
 	ENTER();
 	UNSAFE(true);
-	return simt_set2d(devPtr, pitch, value, width, height);
+	return simt_set2d(devPtr, pitch, value, width, height, &how);
 }
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
 			      size_t width, size_t height, cudaStream_t stream)
 {
+	struct simt_issue how = {stream, true, "cudaMemset2DAsync"};
 	cudaError_t e;
 
 	ENTER();
 	if (simt_capture_live && simt_capture_set(devPtr, pitch, value, width,
 						  height, stream, &e))
 		return e;
-	return simt_set2d(devPtr, pitch, value, width, height);
+	return simt_set2d(devPtr, pitch, value, width, height, &how);
 }
 
 /* ---- symbols ---- */

@@ -5,6 +5,7 @@
  * sticky error belongs to the device whose kernel faulted). */
 #include "simt_int.h"
 #include "hazard.h"
+#include "order.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ struct CUstream_st {
 	unsigned flags;
 	int priority;
 	struct simt_stream_capture *capture;
+	uint32_t lane;              /* its lane in the stream order */
+	uint32_t number;            /* "stream N" in reports */
 };
 
 struct CUevent_st {
@@ -37,6 +40,7 @@ struct CUevent_st {
 	bool recorded;
 	double t;
 	struct simt_event_capture *capture;
+	struct simt_order_vc *order;   /* what its last record followed */
 };
 
 static struct live live_head = {&live_head, &live_head};
@@ -403,6 +407,9 @@ cudaError_t cudaDeviceSynchronize(void)
 	ENTER();
 	if (simt_capture_live)
 		return simt_capture_sync(NULL, true);
+	simt_lock();
+	simt_order_host_device(current);
+	simt_unlock();
 	return cudaSuccess;
 }
 
@@ -619,6 +626,12 @@ int simt_stream_device(cudaStream_t s)
 	return (uintptr_t)s <= 2 ? current : s->device;
 }
 
+/* The stream's lane in the stream order (call with simt_lock held). */
+uint32_t simt_stream_lane(cudaStream_t s)
+{
+	return (uintptr_t)s <= 2 ? simt_order_default_lane(current) : s->lane;
+}
+
 /* The per-thread default stream's capture state is the thread's own. */
 static _Thread_local struct simt_stream_capture *per_thread_capture;
 
@@ -654,6 +667,10 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned flags,
 	s->device = current;
 	s->flags = flags;
 	s->priority = priority;
+	simt_lock();
+	s->lane = simt_order_lane_new(current, !(flags & cudaStreamNonBlocking),
+				      &s->number);
+	simt_unlock();
 	live_add(&s->link);
 	*stream = s;
 	return cudaSuccess;
@@ -675,6 +692,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 	if ((uintptr_t)stream <= 2 || stream->magic != STREAM_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
 	simt_capture_stream_gone(&stream->capture);
+	simt_lock();
+	simt_order_lane_free(stream->lane);
+	simt_unlock();
 	stream->magic = 0;
 	live_remove(&stream->link);
 	free(stream);
@@ -688,6 +708,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_live)
 		return simt_capture_sync(stream, false);
+	simt_lock();
+	simt_order_host_lane(simt_stream_lane(stream));
+	simt_unlock();
 	return cudaSuccess;
 }
 
@@ -706,6 +729,9 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_event_wait(stream, event, flags, &e))
 		return e;
+	simt_lock();
+	simt_order_wait_event(simt_stream_lane(stream), event->order);
+	simt_unlock();
 	return cudaSuccess;
 }
 
@@ -792,6 +818,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 	if (!event || event->magic != EVENT_MAGIC)
 		return fail(cudaErrorInvalidResourceHandle);
 	simt_capture_event_gone(&event->capture);
+	simt_lock();
+	simt_order_event_free(event->order);
+	simt_unlock();
 	event->magic = 0;
 	live_remove(&event->link);
 	free(event);
@@ -810,6 +839,9 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_event_record(event, stream, &e))
 		return e;
+	simt_lock();
+	event->order = simt_order_record(event->order, simt_stream_lane(stream));
+	simt_unlock();
 	event->recorded = true;
 	event->t = simt_now();
 	return cudaSuccess;
@@ -829,6 +861,9 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (simt_capture_live || event->capture)
 		return simt_capture_event_use(event);
+	simt_lock();
+	simt_order_host_event(event->order);
+	simt_unlock();
 	return cudaSuccess;
 }
 

@@ -524,6 +524,8 @@ bool simt_peer_enabled(int from, int to);
 /* The device stream s belongs to (the current one for the default
  * streams); s must be a valid handle. */
 int simt_stream_device(cudaStream_t s);
+/* The stream's lane in the stream order (order.h); simt_lock held. */
+uint32_t simt_stream_lane(cudaStream_t s);
 
 /* ---- runtime state (runtime.c) ---- */
 
@@ -585,6 +587,7 @@ struct simt_launch_req {
 	/* cudaLaunchCooperativeKernel: every block resident at once, and a
 	 * grid workspace for grid-wide synchronisation. */
 	bool cooperative;
+	cudaStream_t stream;
 };
 
 /* Host threads that run blocks, and library calls such as cuBLAS's GEMM
@@ -644,13 +647,21 @@ cudaError_t simt_capture_event_use(cudaEvent_t e);
 void simt_capture_stream_gone(struct simt_stream_capture **slot);
 void simt_capture_event_gone(struct simt_event_capture **slot);
 
+/* How a copy or memset was issued, for the stream order (order.h): its
+ * stream, whether the call is asynchronous, and the name reports give. */
+struct simt_issue {
+	cudaStream_t stream;
+	bool async;
+	const char *api;
+};
+
 /* memapi.c: copies and sets as the runtime calls do them (range checks,
  * no capture handling, no sticky check); used by graph nodes. */
 cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 			size_t spitch, size_t width, size_t height,
-			enum cudaMemcpyKind kind);
+			enum cudaMemcpyKind kind, const struct simt_issue *how);
 cudaError_t simt_set2d(void *dst, size_t pitch, int value, size_t width,
-		       size_t height);
+		       size_t height, const struct simt_issue *how);
 
 /* ---- counters (counters.c) ---- */
 

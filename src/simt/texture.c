@@ -283,7 +283,10 @@ static cudaError_t copy2d(void *dst, size_t dpitch, const void *src,
 		if (!async && (e = simt_capture_unsafe(true)) != cudaSuccess)
 			return e;
 	}
-	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind);
+	struct simt_issue how = {stream, async, async ? "an asynchronous array copy"
+							  : "an array copy"};
+
+	return simt_copy2d(dst, dpitch, src, spitch, width, height, kind, &how);
 }
 
 /* One side of a 3D copy: where it starts, its row pitch and its slice

@@ -495,9 +495,24 @@ static void show_site(struct exscreen *x, const cJSON *site, const char *space,
 	const cJSON *acc = cJSON_GetObjectItemCaseSensitive(site, "access");
 	const cJSON *b = cJSON_GetObjectItemCaseSensitive(site, "block");
 	const cJSON *th = cJSON_GetObjectItemCaseSensitive(site, "thread");
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(site, "operation");
+	const cJSON *stream = cJSON_GetObjectItemCaseSensitive(site, "stream");
 	const char *base = x->file ? strrchr(x->file, '/') : NULL;
-	char where[256] = "an unknown line", code[160];
+	char where[256] = "an unknown line", code[160], on[48] = "";
 	int v[6];
+
+	/* a race between streams names each side's stream; a copy or memset
+	 * has no line or thread */
+	if (cJSON_IsNumber(stream) && stream->valueint > 0)
+		snprintf(on, sizeof on, " on stream %d", stream->valueint);
+	else if (cJSON_IsNumber(stream))
+		snprintf(on, sizeof on, " on the default stream");
+	if (cJSON_IsString(op)) {
+		results_add(x, UI_WARN, "  %s%s%s by %s%s", space ? space : "",
+			    space && cJSON_IsString(acc) ? " " : "",
+			    cJSON_IsString(acc) ? acc->valuestring : "", op->valuestring, on);
+		return;
+	}
 
 	for (int i = 0; i < 3; i++) {
 		v[i] = cJSON_GetArrayItem(b, i) ? cJSON_GetArrayItem(b, i)->valueint : 0;
@@ -505,10 +520,10 @@ static void show_site(struct exscreen *x, const cJSON *site, const char *space,
 	}
 	if (cJSON_IsString(file) && cJSON_IsNumber(line))
 		snprintf(where, sizeof where, "%s:%d", file->valuestring, line->valueint);
-	results_add(x, UI_WARN, "  %s%s%s at %s, block (%d,%d,%d) thread (%d,%d,%d)",
+	results_add(x, UI_WARN, "  %s%s%s at %s, block (%d,%d,%d) thread (%d,%d,%d)%s",
 		    space ? space : "", space && cJSON_IsString(acc) ? " " : "",
 		    cJSON_IsString(acc) ? acc->valuestring : "", where, v[0], v[1], v[2], v[3],
-		    v[4], v[5]);
+		    v[4], v[5], on);
 	base = base ? base + 1 : x->file;
 	if (source && base && cJSON_IsString(file) && strcmp(file->valuestring, base) == 0 &&
 	    cJSON_IsNumber(line) && source_line(source, line->valueint, code, sizeof code))

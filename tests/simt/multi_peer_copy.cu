@@ -60,6 +60,7 @@ int main(void)
 
     // async on a stream of the source device, then of the destination
     CHECK(cudaMemsetAsync(buf[2], 0, N * sizeof(int), st[2]));
+    CHECK(cudaStreamSynchronize(st[2]));   // else the two writes race
     CHECK(cudaMemcpyPeerAsync(buf[2], 2, buf[1], 1, N * sizeof(int), st[1]));
     CHECK(cudaStreamSynchronize(st[1]));
     CHECK(cudaMemcpy(host_out, buf[2], sizeof host_out, cudaMemcpyDefault));

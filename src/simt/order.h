@@ -1,0 +1,78 @@
+/* Stream order: which operations issued to streams (kernels, copies,
+ * memsets) happen before which, so that the hazard checker can tell two
+ * accesses of global memory made by different operations apart from two
+ * that nothing orders.  simt runs every operation to completion when it
+ * is issued, so a race between streams would never show in the values;
+ * this is what finds it.
+ *
+ * Each stream is a lane with a vector clock over the lanes: what the
+ * next operation issued to it follows.  The host has one too: what it
+ * has seen complete (a synchronize, a query that succeeded, a blocking
+ * copy).  An operation issued to a lane follows the lane's previous ones,
+ * whatever the host knows, and CUDA's implicit rules for the legacy
+ * default stream (it waits for blocking streams of its device, and they
+ * wait for it); cudaEventRecord takes the lane's clock, and
+ * cudaStreamWaitEvent joins it into another lane.  The per-thread
+ * default stream is treated as the legacy one (which orders more, so it
+ * can only hide a race, never make one up).
+ *
+ * Clocks: the hazard checker gives every operation a range of clocks
+ * above its base, bases rising from one operation to the next, so a
+ * clock found in a shadow record names the operation that made it
+ * (simt_order_find).  Every call here is made with simt_lock held. */
+#ifndef SIMT_ORDER_H
+#define SIMT_ORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct simt_module;
+struct simt_order_vc;
+
+/* One operation, as the reports name it. */
+struct simt_order_op {
+	uint32_t base;             /* its clocks are above base */
+	uint32_t lane, seq;
+	uint32_t stream;           /* 0: a default stream, else its number */
+	int device;
+	const struct simt_module *mod;   /* kernel: its module, else NULL */
+	const char *name;          /* kernel (mangled) or API name */
+	uint32_t grid[3], block[3];
+};
+
+/* A stream's lane: legacy default stream of device d, or a new one. */
+uint32_t simt_order_default_lane(int device);
+uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number);
+void simt_order_lane_free(uint32_t lane);
+
+/* An operation issued to lane, with clocks above base; returns the fence:
+ * every operation with clocks at most the fence is ordered before it
+ * (the fence is base when nothing else is outstanding).  It stays the
+ * current operation until the next call. */
+uint32_t simt_order_begin(uint32_t lane, uint32_t base,
+			  const struct simt_order_op *what);
+/* The operation whose clocks include clk, when it is not ordered before
+ * the current one; NULL when it is (or is too old to matter).  Clocks in
+ * (*lo, *hi] get the same answer. */
+const struct simt_order_op *simt_order_unordered(uint32_t clk, uint32_t *lo,
+						 uint32_t *hi);
+/* The highest clock such that every record at or below it comes from an
+ * operation that is ordered before everything still to be issued. */
+uint32_t simt_order_retired(void);
+/* Whether more than the default streams exist or have existed. */
+bool simt_order_streams(void);
+/* The current operation's description. */
+const struct simt_order_op *simt_order_current(void);
+
+/* Events and waits. */
+struct simt_order_vc *simt_order_record(struct simt_order_vc *ev, uint32_t lane);
+void simt_order_event_free(struct simt_order_vc *ev);
+void simt_order_wait_event(uint32_t lane, const struct simt_order_vc *ev);
+void simt_order_host_lane(uint32_t lane);
+void simt_order_host_event(const struct simt_order_vc *ev);
+/* The host has seen every lane of device d (-1: of every device). */
+void simt_order_host_device(int device);
+/* Clocks start again (hazard.c): everything before counts as done. */
+void simt_order_reset(void);
+
+#endif
