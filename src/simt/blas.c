@@ -11,6 +11,7 @@
  * beta, bias, activation, conversion to D's type) runs once per tile in
  * double. */
 #include "blas.h"
+#include "hazard.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -357,4 +358,25 @@ void simt_blas_gemm(const struct blas_gemm *g)
 	worker(&jb);
 	for (i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
+}
+
+void simt_blas_order_mat(const struct blas_mat *x, int64_t rows, int64_t cols,
+			 int batch, bool write)
+{
+	int64_t es = (int64_t)simt_blas_type_size(x->type), j;
+	int i;
+
+	if (rows <= 0 || cols <= 0)
+		return;
+	for (i = 0; i < batch; i++) {
+		const char *p = x->ptrs ? (const char *)x->ptrs[i]
+			: (const char *)x->p + (int64_t)i * x->stride * es;
+
+		if (x->ld == rows) {
+			simt_hz_op_range(p, (uint64_t)(rows * cols * es), write);
+			continue;
+		}
+		for (j = 0; j < cols; j++)
+			simt_hz_op_range(p + j * x->ld * es, (uint64_t)(rows * es), write);
+	}
 }

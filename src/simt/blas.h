@@ -241,6 +241,12 @@ void simt_blas_extent(int64_t rows, int64_t cols, int64_t ld, int64_t stride,
 /* The stream check every compute call makes: cudaSuccess when s can run
  * work now; otherwise prints why (naming fn) and returns the status. */
 cublasStatus_t simt_blas_stream_check(const char *fn, cudaStream_t s);
+/* The hazard checks' stream order (hazard.h) sees what a call reads or
+ * writes of a column-major operand: rows x cols, `batch` of them (at
+ * x->ptrs[i], or x->stride elements apart), a column at a time unless the
+ * columns are contiguous.  Between simt_hz_op_begin and _end. */
+void simt_blas_order_mat(const struct blas_mat *x, int64_t rows, int64_t cols,
+			 int batch, bool write);
 /* Counts a call and its floating-point operations (as FP64 ones when
  * f64, else FP32) in the counters. */
 void simt_blas_count(const char *fn, double flops, bool f64, double seconds);

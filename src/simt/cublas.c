@@ -10,6 +10,7 @@
  * reported like a kernel fault (the diagnostic, CUBLAS_STATUS_EXECUTION_
  * FAILED, and the sticky cudaErrorIllegalAddress). */
 #include "blas.h"
+#include "hazard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -479,6 +480,7 @@ static cublasStatus_t gemm(struct gemm_args *g)
 	struct blas_gemm bg;
 	cublasStatus_t st;
 	bool reads_ab;
+	uint32_t lane;
 	double t0;
 
 	if (!handle_ok(g->h))
@@ -522,9 +524,22 @@ static cublasStatus_t gemm(struct gemm_args *g)
 	bg.c = g->c;
 	bg.d = g->c;
 	simt_lock();
+	/* an operation of the handle's stream for the hazard checks */
+	lane = simt_stream_lane(g->h->stream);
+	simt_hz_op_begin(lane, false, g->fn);
+	if (reads_ab) {
+		simt_blas_order_mat(&g->a, g->transa == CUBLAS_OP_N ? g->m : g->k,
+				    g->transa == CUBLAS_OP_N ? g->k : g->m, g->batch, false);
+		simt_blas_order_mat(&g->b, g->transb == CUBLAS_OP_N ? g->k : g->n,
+				    g->transb == CUBLAS_OP_N ? g->n : g->k, g->batch, false);
+	}
+	if (bg.beta != 0)
+		simt_blas_order_mat(&g->c, g->m, g->n, g->batch, false);
+	simt_blas_order_mat(&g->c, g->m, g->n, g->batch, true);
 	t0 = simt_now();
 	simt_blas_gemm(&bg);
 	mark_written(&g->c, g->m, g->n, g->batch);
+	simt_hz_op_end(lane);
 	simt_blas_count(g->fn, 2.0 * g->m * g->n * g->k * g->batch, g->f64,
 			simt_now() - t0);
 	simt_unlock();

@@ -6,6 +6,7 @@
  * matrix, the backward pass).  blas.c computes the product when the call
  * is made. */
 #include "blas.h"
+#include "hazard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -559,6 +560,14 @@ static bool lt_operand(const char *fn, const char *name,
 	return simt_blas_range(fn, name, dims, p, lo * es, hi * es, write);
 }
 
+/* The stream order sees operand l at p (see simt_blas_order_mat). */
+static void lt_order(const struct lt_layout *l, const void *p, bool write)
+{
+	struct blas_mat x = {l->type, p, NULL, l->ld, l->stride};
+
+	simt_blas_order_mat(&x, (int64_t)l->rows, (int64_t)l->cols, l->batch, write);
+}
+
 static void lt_written(const void *p, int type, int64_t rows, int64_t cols,
 		       int64_t ld, int64_t stride, int batch)
 {
@@ -585,6 +594,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 	const char *fn = "cublasLtMatmul";
 	struct blas_gemm g;
 	cublasStatus_t st;
+	uint32_t lane;
 	int scale;
 	double t0;
 
@@ -648,12 +658,28 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 			return CUBLAS_STATUS_EXECUTION_FAILED;
 	}
 	simt_lock();
+	/* an operation of the stream for the hazard checks */
+	lane = simt_stream_lane(stream);
+	simt_hz_op_begin(lane, false, fn);
+	if (g.k > 0 && g.alpha != 0) {
+		lt_order(a, A, false);
+		lt_order(b, B, false);
+	}
+	if (g.beta != 0)
+		lt_order(c, C, false);
+	if (g.aux) {
+		struct blas_mat x = {g.aux_type, g.aux, NULL, g.aux_ld, g.aux_stride};
+
+		simt_blas_order_mat(&x, g.m, g.n, g.batch, g.act != BLAS_ACT_DGELU);
+	}
+	lt_order(dd, D, true);
 	t0 = simt_now();
 	simt_blas_gemm(&g);
 	lt_written(D, g.d.type, g.m, g.n, g.d.ld, g.d.stride, g.batch);
 	if (g.aux && g.act != BLAS_ACT_DGELU)
 		lt_written(g.aux, g.aux_type, g.m, g.n, g.aux_ld, g.aux_stride,
 			   g.batch);
+	simt_hz_op_end(lane);
 	simt_blas_count(fn, 2.0 * g.m * g.n * g.k * g.batch, g.f64,
 			simt_now() - t0);
 	simt_unlock();
