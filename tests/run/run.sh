@@ -351,6 +351,26 @@ racy_reduce_sum_is_never_a_pass() {
 	expect_err "simt reported 2 hazards (above); exit status 123 (the program's own was 0)"
 }
 
+# A multi-device ring whose streams wait for no events passes every value
+# check on simt (it runs one operation at a time) but is a hazard: the
+# stream order finds the peer copies and kernels that nothing orders.
+ring_without_events_is_a_hazard() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	home=$T/ring-home
+	grep -v 'cudaStreamWaitEvent' "$SRC/exercises/ring-allreduce-peer/solution.cu" \
+		>"$T/ring.cu"
+	cmp -s "$T/ring.cu" "$SRC/exercises/ring-allreduce-peer/solution.cu" &&
+		note "the solution changed: no cudaStreamWaitEvent to take out"
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" check ring-allreduce-peer --file "$T/ring.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'hazard' and all(c['status'] == 'pass' for c in d['cases']) and any(h['kind'] == 'race' and 'different streams' in h['message'] and any(s.get('operation') == 'cudaMemcpyAsync' and s['stream'] > 0 for s in h['sites']) for h in d['simt']['hazards']['hazards'])"
+}
+
 # A kernel that never ends is stopped within a few seconds of emulation,
 # not at the wall-clock limit: the reference solution's longest launch,
 # measured once and kept in the cache, sets the budget; the verdict is a
@@ -717,7 +737,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do
