@@ -1,4 +1,4 @@
-// expect-hazard: race: global write at hz_b_streams_cublas.cu:20 ... of fill(float*, int, float) on stream 1 and global read by cublasSgemm on stream 2, in different streams with no event or synchronization between them
+// expect-hazard: race: global write at hz_b_streams_cublas.cu:22 ... of fill(float*, int, float) on stream 1 and global read by cublasSgemm on stream 2, in different streams with no event or synchronization between them
 //
 //
 // cuBLAS calls are operations of the handle's stream: a kernel fills A on
