@@ -557,7 +557,7 @@ void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 
 /* Why a barrier-misuse report was made (part of its identity). */
 enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
-       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS };
+       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST };
 
 struct hz_async {
 	uint32_t off;
@@ -1210,6 +1210,8 @@ void simt_hz_launch_end(struct launch_state *L)
 		return;
 	m = atomic_load(&clock_max);
 	clock_base = m + 1;
+	if (L->hz_global)
+		simt_hs_op_done(L->hz_base, m, false);
 	gtable_clear();
 	fflush(stdout);
 	print_new_reports(L);
@@ -3859,10 +3861,18 @@ void simt_hz_op_range(const void *p, uint64_t n, bool write)
 	struct where wh;
 	uint64_t off, end, li;
 
-	if (!xop.on || !n || (xop.fence == xop.base && !xop.record))
+	bool record;
+
+	if (!xop.on || !n)
 		return;
 	al = simt_mem_find((uint64_t)(uintptr_t)p, n);
 	if (!al || !al->shadow)
+		return;
+	/* what the host may touch is recorded for hostsync.c's check even
+	 * when no stream but the default ones exists */
+	record = xop.record || (!xop.host_waits &&
+				(al->kind == MEM_MANAGED || al->kind == MEM_HOST));
+	if (xop.fence == xop.base && !record)
 		return;
 	wh.sh = al->shadow;
 	wh.lines = lines_of(al->shadow, al->size);
@@ -3881,7 +3891,7 @@ void simt_hz_op_range(const void *p, uint64_t n, bool write)
 			if (write)
 				op_check_rec(&wh.lines[li].r, fw, false, lo, hi, write);
 		}
-		if (xop.record)
+		if (record)
 			op_record(&wh, li, lo, hi, write);
 	}
 }
@@ -3897,6 +3907,7 @@ void simt_hz_op_end(uint32_t lane)
 	clock_base = xop.base + 2;
 	if (xop.host_waits)
 		simt_order_host_lane(lane);
+	simt_hs_op_done(xop.base, xop.base + 1, xop.host_waits);
 	fflush(stdout);
 	pthread_mutex_lock(&report_lock);
 	for (i = 0; i < nreports; i++) {
@@ -3911,6 +3922,103 @@ void simt_hz_op_end(uint32_t lane)
 	}
 	pthread_mutex_unlock(&report_lock);
 	fflush(stderr);
+}
+
+/* ---- for hostsync.c ---- */
+
+int simt_hz_touched(uint64_t base, uint32_t lo, uint32_t hi)
+{
+	const struct simt_alloc *al = simt_mem_find(base, 1);
+	const struct hz_line *ln;
+	uint64_t i, n;
+	int how = 0;
+
+	if (!al || !al->shadow)
+		return 0;
+	ln = lines_of(al->shadow, al->size);
+	n = line_count(al->size);
+	/* a line's records carry a clock of the last operation that
+	 * touched any of its granules (see settle_rec) */
+	for (i = 0; i < n && how != 3; i++) {
+		if (ln[i].w.clk > lo && ln[i].w.clk <= hi)
+			how |= 2;
+		if (ln[i].r.clk > lo && ln[i].r.clk <= hi)
+			how |= 1;
+	}
+	return how;
+}
+
+bool simt_hz_granule_rec(uint64_t base, uint64_t off, bool w, struct hz_rec *out)
+{
+	const struct simt_alloc *al = simt_mem_find(base, 1);
+	struct hz_rec h;
+
+	if (!al || !al->shadow || off >= al->size)
+		return false;
+	rec_load(&h, w ? &lines_of(al->shadow, al->size)[off / LINE_BYTES].w
+		       : &lines_of(al->shadow, al->size)[off / LINE_BYTES].r);
+	if (h.flags & HZR_LINE) {
+		h.tid = (uint16_t)line_tid(&h, (uint32_t)(off / 4 % LINE_GRAN));
+		h.flags &= (uint8_t)~HZR_LINE;
+		h.mask = 0xf;
+		*out = h;
+		return true;
+	}
+	rec_load(out, w ? &al->shadow[off / 4].w : &al->shadow[off / 4].r);
+	return true;
+}
+
+static char *host_message(const struct hz_report *r)
+{
+	struct simt_buf b = {0};
+
+	simt_buf_printf(&b, "race: ");
+	xsite_text(&b, r, 0);
+	simt_buf_printf(&b, " and a host %s of %s", acc_words[r->acc[1]], r->xs[1].name);
+	simt_buf_printf(&b, ", before the host synchronized with that work");
+	return b.s;
+}
+
+void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
+			 bool r_write, bool host_write, uint64_t base, uint64_t off)
+{
+	const struct simt_alloc *al = simt_mem_find(base, 1);
+	struct hz_report k;
+	char what[160], *msg;
+	int i;
+
+	snprintf(what, sizeof what, "%s memory at byte %llu of a %llu-byte allocation",
+		 al && al->kind == MEM_MANAGED ? "managed" : "pinned",
+		 (unsigned long long)off, (unsigned long long)(al ? al->size : 0));
+	memset(&k, 0, sizeof k);
+	k.kind = HK_RACE;
+	k.space = SP_GLOBAL;
+	k.kernel = op->mod ? op->name : NULL;
+	key_other(&k, op, r, r_write);
+	k.why = WHY_HOST;
+	k.site[1] = api_site(host_write ? "host write" : "host read");
+	k.acc[1] = host_write ? AC_WRITE : AC_READ;
+	k.nsites = 2;
+	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1};
+	pthread_mutex_lock(&report_lock);
+	for (i = 0; i < nreports && !same_key(&reports[i], &k); i++)
+		;
+	if (i == nreports) {
+		msg = host_message(&k);
+		i = report_slot(&k, &msg);
+		free(msg);
+		if (i >= 0) {
+			/* the name is the text above, made for this report */
+			reports[i].xs[1].name = "the host";
+			fflush(stdout);
+			fprintf(stderr, "simt: %s\n  in host code: 1 time\n", reports[i].msg);
+			fflush(stderr);
+			reports[i].shown = 1;
+		}
+	}
+	if (i >= 0)
+		reports[i].count++;
+	pthread_mutex_unlock(&report_lock);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -3948,8 +4056,11 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 			"\"access\":\"%s\",\"block\":null,\"thread\":null,"
 			"\"operation\":", acc_words[r->acc[i]]);
 		json_str(f, r->xs[i].name);
-		fprintf(f, ",\"stream\":%u,\"device\":%d}", r->xs[i].stream,
-			r->xs[i].device);
+		if (r->xs[i].stream == UINT32_MAX)
+			fputs(",\"stream\":null,\"device\":null}", f);
+		else
+			fprintf(f, ",\"stream\":%u,\"device\":%d}", r->xs[i].stream,
+				r->xs[i].device);
 		return;
 	}
 	fputs("{\"file\":", f);

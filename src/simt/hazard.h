@@ -210,6 +210,27 @@ void simt_hz_op_begin(uint32_t lane, bool host_waits, const char *api);
 void simt_hz_op_range(const void *p, uint64_t n, bool write);
 void simt_hz_op_end(uint32_t lane);
 
+/* hostsync.c: managed and pinned memory the host may not touch until it
+ * synchronizes with the work that last wrote (or read) it.  memory.c
+ * tracks such allocations (page-aligned, pages of their own) while
+ * checks are on; an operation's end says what it touched; order.c says
+ * when the host's knowledge grows.  simt_busy is non-zero while simt's
+ * API lock is held (simt's own accesses are not the host's). */
+extern atomic_int simt_busy;
+void simt_hs_track(uint64_t base, uint64_t size);
+void simt_hs_forget(uint64_t base);
+void simt_hs_op_done(uint32_t lo, uint32_t hi, bool host_waits);
+void simt_hs_settle(void);
+/* hazard.c, for hostsync.c: whether operations with clocks in (lo, hi]
+ * read (1) or wrote (2) the allocation at base; the write or read record
+ * of the granule at offset off; a race between the host and operation
+ * op (r: its record, r_write: a write). */
+int simt_hz_touched(uint64_t base, uint32_t lo, uint32_t hi);
+bool simt_hz_granule_rec(uint64_t base, uint64_t off, bool w, struct hz_rec *out);
+struct simt_order_op;
+void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
+			 bool r_write, bool host_write, uint64_t base, uint64_t off);
+
 /* Whether checks are on (CUDALAB_SIMT_CHECKS, read by simt_hz_init at
  * start-up), the schedule seed (CUDALAB_SIMT_SCHEDULE), and the report
  * file and summary written at exit. */

@@ -153,6 +153,9 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 {
 	struct simt_alloc al = {0};
 	size_t round = (size + 255) / 256 * 256;
+	/* memory the host shares gets pages of its own while checks are on,
+	 * so that hostsync.c can protect it */
+	bool own = (kind == MEM_MANAGED || kind == MEM_HOST) && simt_hz_enabled();
 	void *p;
 
 	if (size == 0)
@@ -166,7 +169,9 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 		    used_total() + round > host_limit())
 			return NULL;
 	}
-	if (round >= MMAP_MIN) {
+	if (own)
+		round = (round + 4095) & ~(size_t)4095;
+	if (round >= MMAP_MIN || own) {
 		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
@@ -186,8 +191,10 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	al.device = kind == MEM_DEVICE ? ctx : -1;
 	hz_attach(&al);
 	table_insert(&al);
+	if (own && al.shadow)
+		simt_hs_track(al.base, al.size);
 	if (kind == MEM_DEVICE || kind == MEM_MANAGED)
-		used_bytes[ctx] += round;
+		used_bytes[ctx] += (size + 255) / 256 * 256;
 	return p;
 }
 
@@ -224,6 +231,8 @@ int simt_mem_free(void *p, int kind)
 	}
 	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
 		used_bytes[al.ctx] -= (al.size + 255) / 256 * 256;
+	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST))
+		simt_hs_forget(al.base);
 	hz_detach(&al);
 	remember_freed(&al);
 	if (al.mmapped)

@@ -1,6 +1,7 @@
 /* Stream order (order.h explains the model). */
 #include "order.h"
 #include "simt_int.h"
+#include "hazard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -315,6 +316,7 @@ void simt_order_host_lane(uint32_t lane)
 	implicit(lane);
 	vc_join(&host, &lanes[lane].vc);
 	trim();
+	simt_hs_settle();
 }
 
 void simt_order_host_event(const struct simt_order_vc *ev)
@@ -322,6 +324,7 @@ void simt_order_host_event(const struct simt_order_vc *ev)
 	if (ev) {
 		vc_join(&host, ev);
 		trim();
+		simt_hs_settle();
 	}
 }
 
@@ -333,6 +336,12 @@ void simt_order_host_device(int device)
 		if (device < 0 || lanes[m].device == device)
 			vc_join(&host, &lanes[m].vc);
 	trim();
+	simt_hs_settle();
+}
+
+bool simt_order_host_knows(uint32_t lane, uint32_t seq)
+{
+	return vc_get(&host, lane) >= seq;
 }
 
 void simt_order_reset(void)
@@ -348,4 +357,5 @@ void simt_order_reset(void)
 		vc_join(&lanes[m].vc, &host);
 	ops_lo = ops_n = 0;
 	generation++;
+	simt_hs_settle();
 }

@@ -72,6 +72,8 @@ void simt_order_host_lane(uint32_t lane);
 void simt_order_host_event(const struct simt_order_vc *ev);
 /* The host has seen every lane of device d (-1: of every device). */
 void simt_order_host_device(int device);
+/* Whether the host has seen operation seq of lane done. */
+bool simt_order_host_knows(uint32_t lane, uint32_t seq);
 /* Clocks start again (hazard.c): everything before counts as done. */
 void simt_order_reset(void);
 

@@ -116,10 +116,12 @@ void simt_lock(void)
 {
 	simt_init();
 	pthread_mutex_lock(&api_lock);
+	atomic_fetch_add(&simt_busy, 1);
 }
 
 void simt_unlock(void)
 {
+	atomic_fetch_sub(&simt_busy, 1);
 	pthread_mutex_unlock(&api_lock);
 }
 
@@ -761,6 +763,18 @@ cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
 	return cudaSuccess;
 }
 
+/* A host function enqueued on a stream runs once the stream's work so far
+ * is done, and whatever it sets off on the host (often another thread
+ * that consumes the results) follows that work.  simt has one host clock,
+ * so the whole host is taken to know it: this can hide a race, never make
+ * one up. */
+static void host_sees(cudaStream_t stream)
+{
+	simt_lock();
+	simt_order_host_lane(simt_stream_lane(stream));
+	simt_unlock();
+}
+
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
 				  void *userData, unsigned flags)
@@ -773,6 +787,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 		return fail(cudaErrorInvalidValue);
 	if (simt_capture_live && simt_capture_refuse(stream, &e))
 		return e;
+	host_sees(stream);
 	callback(stream, cudaSuccess, userData);
 	return cudaSuccess;
 }
@@ -787,6 +802,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
 		return fail(cudaErrorInvalidValue);
 	if (simt_capture_live && simt_capture_host(fn, userData, stream, &e))
 		return e;
+	host_sees(stream);
 	fn(userData);
 	return cudaSuccess;
 }
