@@ -542,6 +542,10 @@ cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned flags);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags);
+/* cudaMemAttachGlobal, cudaMemAttachHost, cudaMemAttachSingle */
+#define SIMT_MEM_ATTACH_MASK 0x7
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+				     size_t length, unsigned flags);
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 			    size_t height);
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
@@ -869,6 +873,8 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags);
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device);
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+					  size_t length, unsigned flags);
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,

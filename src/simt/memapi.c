@@ -74,6 +74,31 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
 	return alloc(devPtr, size, MEM_MANAGED, flags, true);
 }
 
+/* Attaching managed memory to a stream, to the host or to every stream
+ * decides which accesses CUDA allows on a device without concurrent
+ * managed access.  simt allows them all, and its check of the host's
+ * accesses follows the work that touched the memory, so the call only
+ * checks its arguments: one of the three flags, and (length 0) the whole
+ * of a managed allocation or a part of one. */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
+				     size_t length, unsigned flags)
+{
+	const struct simt_alloc *al;
+	bool ok;
+
+	ENTER();
+	if (!simt_stream_valid(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	if (!flags || (flags & ~(unsigned)SIMT_MEM_ATTACH_MASK) || (flags & (flags - 1)))
+		return fail(cudaErrorInvalidValue);
+	simt_lock();
+	al = simt_mem_find((uint64_t)(uintptr_t)devPtr, length ? length : 1);
+	ok = al && al->kind == MEM_MANAGED &&
+	     (length || al->base == (uint64_t)(uintptr_t)devPtr);
+	simt_unlock();
+	return ok ? cudaSuccess : fail(cudaErrorInvalidValue);
+}
+
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
 	return alloc(ptr, size, MEM_HOST, 0, true);

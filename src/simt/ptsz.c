@@ -129,6 +129,12 @@ cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority)
 	return cudaStreamGetPriority(pt(stream), priority);
 }
 
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+					  size_t length, unsigned flags)
+{
+	return cudaStreamAttachMemAsync(pt(stream), devPtr, length, flags);
+}
+
 cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
 {
 	return cudaStreamQuery(pt(stream));

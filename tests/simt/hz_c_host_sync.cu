@@ -1,7 +1,7 @@
 // Clean: the host touching memory it shares with the device in every way
 // that is ordered or does not conflict.  Managed memory read after
 // cudaDeviceSynchronize, after cudaStreamSynchronize of the kernel's
-// stream, after cudaEventSynchronize, and after a cudaStreamQuery that
+// stream (the memory attached to it), after cudaEventSynchronize, and after a cudaStreamQuery that
 // reported the stream idle; an input the kernel only reads, read by the
 // host while the kernel may run; elements the kernel does not write (on
 // the page it writes and on another page) read and written before any
@@ -44,6 +44,12 @@ int main()
     CHECK(cudaDeviceSynchronize());
     expect_eq("m", 5, 1005, m[5]);
 
+    // attached to the stream (what a device without concurrent managed
+    // access needs), then waited for through it
+    CHECK(cudaStreamAttachMemAsync(s, m, 0, cudaMemAttachSingle));
+    expect_eq("attach with two flags", 0, (int)cudaErrorInvalidValue,
+              (int)cudaStreamAttachMemAsync(s, m, 0, cudaMemAttachHost | cudaMemAttachSingle));
+    cudaGetLastError();
     head<<<1, 128, 0, s>>>(m, 2000);
     CHECK(cudaStreamSynchronize(s));
     expect_eq("m", 6, 2006, m[6]);
