@@ -335,6 +335,10 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
 			      const float *alpha, const float *A, int lda,
 			      const float *x, int incx, const float *beta,
 			      float *y, int incy);
+cublasStatus_t cublasDgemv_v2(cublasHandle_t h, int trans, int m, int n,
+			      const double *alpha, const double *A, int lda,
+			      const double *x, int incx, const double *beta,
+			      double *y, int incy);
 /* cublaslt.c */
 cublasStatus_t cublasLtCreate(cublasLtHandle_t *handle);
 cublasStatus_t cublasLtDestroy(cublasLtHandle_t handle);

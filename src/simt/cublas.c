@@ -1,6 +1,6 @@
 /* cuBLAS on simt: the handle calls, the GEMM family (S/D/H gemm, GemmEx,
  * strided and pointer-array batches), computed natively by blas.c when
- * they are called, and Sgeam, Sgemv and a few level-1 routines as plain
+ * they are called, and Sgeam, Sgemv, Dgemv and a few level-1 routines as plain
  * loops.
  *
  * simt runs every stream operation synchronously, so a call computes
@@ -1001,19 +1001,31 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 
 /* ---- level 2 ---- */
 
-/* y = alpha op(A) x + beta y, A m x n; y is not read when beta == 0.  Each
- * element sums in double and is rounded once. */
-cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
-			      const float *alpha, const float *A, int lda,
-			      const float *x, int incx, const float *beta,
-			      float *y, int incy)
+/* A vector of n elements of es bytes, inc apart, as the stream order
+ * sees it: one range when it is contiguous (a strided one is not looked
+ * at, which can only hide a race). */
+static void vec_order(const void *x, int n, int inc, size_t es, bool write)
 {
-	const char *fn = "cublasSgemv";
+	if (inc == 1)
+		simt_hz_op_range(x, (uint64_t)n * es, write);
+}
+
+/* y = alpha op(A) x + beta y, A m x n, in single (es 4) or double (8)
+ * precision; y is not read when beta == 0.  Each element sums in double
+ * and is rounded once. */
+static cublasStatus_t gemv(const char *fn, cublasHandle_t h, int trans, int m,
+			   int n, const void *alpha, const void *A, int lda,
+			   const void *x, int incx, const void *beta, void *y,
+			   int incy, size_t es)
+{
 	int xn = trans == CUBLAS_OP_N ? n : m, yn = trans == CUBLAS_OP_N ? m : n;
+	int type = es == 8 ? CUDA_R_64F : CUDA_R_32F;
+	struct blas_mat am = {type, A, NULL, lda, 0};
 	cublasStatus_t st;
 	double al, be;
 	char dims[96];
 	int64_t lo, hi;
+	uint32_t lane;
 	int i, j;
 
 	if (!handle_ok(h))
@@ -1029,37 +1041,77 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
 		return CUBLAS_STATUS_SUCCESS;
 	if ((st = simt_blas_stream_check(fn, h->stream)))
 		return st;
-	if (!scalar(fn, "alpha", h->pointer_mode, CUDA_R_32F, alpha, &al) ||
-	    !scalar(fn, "beta", h->pointer_mode, CUDA_R_32F, beta, &be))
+	if (!scalar(fn, "alpha", h->pointer_mode, type, alpha, &al) ||
+	    !scalar(fn, "beta", h->pointer_mode, type, beta, &be))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	if (al != 0) {
 		snprintf(dims, sizeof dims, "%d x %d, lda=%d", m, n, lda);
 		simt_blas_extent(m, n, lda, 0, 1, &lo, &hi);
-		if (!simt_blas_range(fn, "A", dims, A, lo * 4, hi * 4, false) ||
-		    !vec_ok(fn, "x", x, xn, incx, 4, false))
+		if (!simt_blas_range(fn, "A", dims, A, lo * (int64_t)es, hi * (int64_t)es,
+				     false) ||
+		    !vec_ok(fn, "x", x, xn, incx, es, false))
 			return CUBLAS_STATUS_EXECUTION_FAILED;
 	}
-	if (!vec_ok(fn, "y", y, yn, incy, 4, true))
+	if (!vec_ok(fn, "y", y, yn, incy, es, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
+	lane = simt_stream_lane(h->stream);
+	simt_hz_op_begin(lane, false, fn);
+	if (al != 0) {
+		simt_blas_order_mat(&am, m, n, 1, false);
+		vec_order(x, xn, incx, es, false);
+	}
+	if (be != 0)
+		vec_order(y, yn, incy, es, false);
+	vec_order(y, yn, incy, es, true);
 	for (i = 0; i < yn; i++) {
 		double s = 0, v;
 
 		if (al != 0)
-			for (j = 0; j < xn; j++)
-				s += (double)(trans == CUBLAS_OP_N
-					      ? A[i + (int64_t)j * lda]
-					      : A[j + (int64_t)i * lda]) *
-				     x[vidx(j, xn, incx)];
+			for (j = 0; j < xn; j++) {
+				int64_t ai = trans == CUBLAS_OP_N ? i + (int64_t)j * lda
+								  : j + (int64_t)i * lda;
+
+				s += es == 8 ? ((const double *)A)[ai] *
+					       ((const double *)x)[vidx(j, xn, incx)]
+					     : (double)((const float *)A)[ai] *
+					       ((const float *)x)[vidx(j, xn, incx)];
+			}
 		v = al * s;
-		if (be != 0)
-			v += be * y[vidx(i, yn, incy)];
-		y[vidx(i, yn, incy)] = (float)v;
-		simt_mem_written(&y[vidx(i, yn, incy)], 4);
+		if (es == 8) {
+			double *yp = &((double *)y)[vidx(i, yn, incy)];
+
+			*yp = be != 0 ? v + be * *yp : v;
+			simt_mem_written(yp, 8);
+		} else {
+			float *yp = &((float *)y)[vidx(i, yn, incy)];
+
+			*yp = (float)(be != 0 ? v + be * *yp : v);
+			simt_mem_written(yp, 4);
+		}
 	}
-	simt_blas_count(fn, 2.0 * m * n, false, 0);
+	simt_hz_op_end(lane);
+	simt_blas_count(fn, 2.0 * m * n, es == 8, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
+			      const float *alpha, const float *A, int lda,
+			      const float *x, int incx, const float *beta,
+			      float *y, int incy)
+{
+	return gemv("cublasSgemv", h, trans, m, n, alpha, A, lda, x, incx, beta,
+		    y, incy, 4);
+}
+
+cublasStatus_t cublasDgemv_v2(cublasHandle_t h, int trans, int m, int n,
+			      const double *alpha, const double *A, int lda,
+			      const double *x, int incx, const double *beta,
+			      double *y, int incy)
+{
+	return gemv("cublasDgemv", h, trans, m, n, alpha, A, lda, x, incx, beta,
+		    y, incy, 8);
 }
 
 /* ---- entry points simt does not implement ----
@@ -1075,7 +1127,6 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t h, int trans, int m, int n,
 		return CUBLAS_STATUS_NOT_SUPPORTED; \
 	}
 
-NOT_IMPLEMENTED(cublasDgemv_v2)
 NOT_IMPLEMENTED(cublasSger_v2)
 NOT_IMPLEMENTED(cublasDaxpy_v2)
 NOT_IMPLEMENTED(cublasDdot_v2)

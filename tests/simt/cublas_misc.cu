@@ -1,6 +1,6 @@
 // cuBLAS handle calls (stream, workspace, math, pointer and atomics
 // modes, version, property, status names), the documented status codes
-// for bad arguments, Sgeam, Sgemv, and the level-1 routines Saxpy, Sdot,
+// for bad arguments, Sgeam, Sgemv and Dgemv, and the level-1 routines Saxpy, Sdot,
 // Snrm2, Sscal and Scopy, against host computations.
 #include <cstring>
 
@@ -229,6 +229,34 @@ static int gemv(cublasHandle_t h)
         cudaFree(da);
         cudaFree(dx);
         cudaFree(dy);
+
+        // the same in double precision (cublasDgemv)
+        double *ea, *ex, *ey;
+        CHECK(cudaMalloc(&ea, a.size() * 8));
+        CHECK(cudaMalloc(&ex, x.size() * 8));
+        CHECK(cudaMalloc(&ey, y.size() * 8));
+        CHECK(cudaMemcpy(ea, a.data(), a.size() * 8, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(ex, x.data(), x.size() * 8, cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(ey, y.data(), y.size() * 8, cudaMemcpyHostToDevice));
+        CHECK_BLAS(cublasDgemv(h, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &alpha, ea, lda, ex,
+                               incx, &beta, ey, incy));
+        std::vector<double> dgot(yn);
+        CHECK(cudaMemcpy(dgot.data(), ey, yn * 8, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < yn; i++) {
+            double s = 0, mag = 0;
+            for (int j = 0; j < xn; j++) {
+                double t2 = (tr ? a[j + i * lda] : a[i + j * lda]) * x[j * incx];
+                s += t2;
+                mag += std::fabs(t2);
+            }
+            int yi = yn - 1 - i;
+            double want = alpha * s + (beta != 0 ? beta * y[yi] : 0);
+            expect_near(tr ? "Dgemv T" : "Dgemv N", i, want, dgot[yi],
+                        4 * xn * std::ldexp(1.0, -53) * (std::fabs(alpha) * mag + 1));
+        }
+        cudaFree(ea);
+        cudaFree(ex);
+        cudaFree(ey);
     }
     return 0;
 }
