@@ -187,8 +187,67 @@ static int level1(cublasHandle_t h)
     return 0;
 }
 
+static cublasStatus_t gemv_t(cublasHandle_t h, cublasOperation_t op, int m, int n,
+                             const float *al, const float *A, int lda, const float *x,
+                             int incx, const float *be, float *y, int incy)
+{
+    return cublasSgemv(h, op, m, n, al, A, lda, x, incx, be, y, incy);
+}
+
+static cublasStatus_t gemv_t(cublasHandle_t h, cublasOperation_t op, int m, int n,
+                             const double *al, const double *A, int lda, const double *x,
+                             int incx, const double *be, double *y, int incy)
+{
+    return cublasDgemv(h, op, m, n, al, A, lda, x, incx, be, y, incy);
+}
+
+// *d: a device copy of host values as T.
+template <typename T> static int to_device(const std::vector<double> &h, T **d)
+{
+    std::vector<T> t(h.begin(), h.end());
+    CHECK(cudaMalloc(d, t.size() * sizeof(T)));
+    CHECK(cudaMemcpy(*d, t.data(), t.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return 0;
+}
+
+// One gemv in T (float: Sgemv, double: Dgemv) against the double sum,
+// within 4 xn units of T's epsilon of the magnitudes.
+template <typename T>
+static int gemv_one(cublasHandle_t h, bool tr, int m, int n, int lda,
+                     const std::vector<double> &a, const std::vector<double> &x, int incx,
+                     const std::vector<double> &y, int incy, double alpha, double beta,
+                     const char *name, int mant)
+{
+    int xn = tr ? m : n, yn = tr ? n : m;
+    T *da, *dx, *dy;
+    if (to_device(a, &da) || to_device(x, &dx) || to_device(y, &dy))
+        return 1;
+    T al = (T)alpha, be = (T)beta;
+    CHECK_BLAS(gemv_t(h, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &al, da, lda, dx, incx,
+                      &be, dy, incy));
+    std::vector<T> got(yn);
+    CHECK(cudaMemcpy(got.data(), dy, yn * sizeof(T), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < yn; i++) {
+        double s = 0, mag = 0;
+        for (int j = 0; j < xn; j++) {
+            double t2 = (tr ? a[j + i * lda] : a[i + j * lda]) * x[j * incx];
+            s += t2;
+            mag += std::fabs(t2);
+        }
+        int yi = yn - 1 - i; // incy < 0: element i is at the far end
+        double want = alpha * s + (beta != 0 ? beta * y[yi] : 0);
+        expect_near(name, i, want, got[yi],
+                    4 * xn * std::ldexp(1.0, -mant) * (std::fabs(alpha) * mag + 1));
+    }
+    cudaFree(da);
+    cudaFree(dx);
+    cudaFree(dy);
+    return 0;
+}
+
 // y = alpha op(A) x + beta y with lda > m, a stride on x, a reversed y,
-// and beta == 0 over NaN in y (y must not be read).
+// and beta == 0 over NaN in y (y must not be read), in single and double
+// precision.
 static int gemv(cublasHandle_t h)
 {
     const int m = 23, n = 17, lda = m + 4;
@@ -201,62 +260,11 @@ static int gemv(cublasHandle_t h)
         if (beta == 0)
             for (double &v : y)
                 v = NAN;
-        std::vector<float> fa(a.begin(), a.end()), fx(x.begin(), x.end()), fy(y.begin(), y.end());
-        float *da, *dx, *dy;
-        CHECK(cudaMalloc(&da, fa.size() * 4));
-        CHECK(cudaMalloc(&dx, fx.size() * 4));
-        CHECK(cudaMalloc(&dy, fy.size() * 4));
-        CHECK(cudaMemcpy(da, fa.data(), fa.size() * 4, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(dx, fx.data(), fx.size() * 4, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(dy, fy.data(), fy.size() * 4, cudaMemcpyHostToDevice));
-        float al = (float)alpha, be = (float)beta;
-        CHECK_BLAS(cublasSgemv(h, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &al, da, lda, dx, incx,
-                               &be, dy, incy));
-        std::vector<float> got(yn);
-        CHECK(cudaMemcpy(got.data(), dy, yn * 4, cudaMemcpyDeviceToHost));
-        for (int i = 0; i < yn; i++) {
-            double s = 0, mag = 0;
-            for (int j = 0; j < xn; j++) {
-                double t2 = (tr ? a[j + i * lda] : a[i + j * lda]) * x[j * incx];
-                s += t2;
-                mag += std::fabs(t2);
-            }
-            int yi = yn - 1 - i; // incy < 0: element i is at the far end
-            double want = alpha * s + (beta != 0 ? beta * y[yi] : 0);
-            expect_near(tr ? "Sgemv T" : "Sgemv N", i, want, got[yi],
-                        4 * xn * std::ldexp(1.0, -24) * (std::fabs(alpha) * mag + 1));
-        }
-        cudaFree(da);
-        cudaFree(dx);
-        cudaFree(dy);
-
-        // the same in double precision (cublasDgemv)
-        double *ea, *ex, *ey;
-        CHECK(cudaMalloc(&ea, a.size() * 8));
-        CHECK(cudaMalloc(&ex, x.size() * 8));
-        CHECK(cudaMalloc(&ey, y.size() * 8));
-        CHECK(cudaMemcpy(ea, a.data(), a.size() * 8, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(ex, x.data(), x.size() * 8, cudaMemcpyHostToDevice));
-        CHECK(cudaMemcpy(ey, y.data(), y.size() * 8, cudaMemcpyHostToDevice));
-        CHECK_BLAS(cublasDgemv(h, tr ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &alpha, ea, lda, ex,
-                               incx, &beta, ey, incy));
-        std::vector<double> dgot(yn);
-        CHECK(cudaMemcpy(dgot.data(), ey, yn * 8, cudaMemcpyDeviceToHost));
-        for (int i = 0; i < yn; i++) {
-            double s = 0, mag = 0;
-            for (int j = 0; j < xn; j++) {
-                double t2 = (tr ? a[j + i * lda] : a[i + j * lda]) * x[j * incx];
-                s += t2;
-                mag += std::fabs(t2);
-            }
-            int yi = yn - 1 - i;
-            double want = alpha * s + (beta != 0 ? beta * y[yi] : 0);
-            expect_near(tr ? "Dgemv T" : "Dgemv N", i, want, dgot[yi],
-                        4 * xn * std::ldexp(1.0, -53) * (std::fabs(alpha) * mag + 1));
-        }
-        cudaFree(ea);
-        cudaFree(ex);
-        cudaFree(ey);
+        if (gemv_one<float>(h, tr, m, n, lda, a, x, incx, y, incy, alpha, beta,
+                            tr ? "Sgemv T" : "Sgemv N", 24) ||
+            gemv_one<double>(h, tr, m, n, lda, a, x, incx, y, incy, alpha, beta,
+                             tr ? "Dgemv T" : "Dgemv N", 53))
+            return 1;
     }
     return 0;
 }
