@@ -367,10 +367,22 @@ static cudaError_t check_copy(void *dst, const void *src, size_t dsz,
  * host waits for a synchronous call, and for an asynchronous copy into
  * pageable host memory (CUDA returns once that is done).  Returns the
  * stream's lane; call with simt_lock held. */
-static uint32_t op_open(const struct simt_issue *how, const void *dst)
+static uint32_t op_open(const struct simt_issue *how, void *dst, const void *src)
 {
 	uint32_t lane = simt_stream_lane(how->stream);
+	int cur = simt_current_device(), dd = simt_mem_device(dst);
+	int sd = src ? simt_mem_device(src) : -1;
 
+	/* a synchronous copy that reaches another device's memory is
+	 * ordered after all work queued on that device and on the current
+	 * one, as cudaMemcpyPeer is */
+	if (!how->async && ((dd >= 0 && dd != cur) || (sd >= 0 && sd != cur))) {
+		simt_order_wait_device(lane, cur);
+		if (dd >= 0)
+			simt_order_wait_device(lane, dd);
+		if (sd >= 0)
+			simt_order_wait_device(lane, sd);
+	}
 	simt_hz_op_begin(lane, !how->async || !simt_mem_find((uint64_t)(uintptr_t)dst, 1),
 			 how->api);
 	return lane;
@@ -390,7 +402,7 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 	simt_lock();
 	e = check_copy(dst, src, count, count, kind);
 	if (e == cudaSuccess) {
-		lane = op_open(how, dst);
+		lane = op_open(how, dst, src);
 		simt_hz_op_range(src, count, false);
 		simt_hz_op_range(dst, count, true);
 		simt_mem_copied(dst, src, count);
@@ -480,7 +492,7 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 	e = check_copy(dst, src, dpitch * (height - 1) + width,
 		       spitch * (height - 1) + width, kind);
 	if (e == cudaSuccess)
-		lane = op_open(how, dst);
+		lane = op_open(how, dst, src);
 	for (r = 0; e == cudaSuccess && r < height; r++) {
 		simt_hz_op_range((const char *)src + r * spitch, width, false);
 		simt_hz_op_range((char *)dst + r * dpitch, width, true);
@@ -535,7 +547,7 @@ static cudaError_t set1d(void *devPtr, int value, size_t count,
 		simt_unlock();
 		return fail(cudaErrorInvalidValue);
 	}
-	lane = op_open(how, devPtr);
+	lane = op_open(how, devPtr, NULL);
 	simt_hz_op_range(devPtr, count, true);
 	memset(devPtr, value, count);
 	simt_mem_written(devPtr, count);
@@ -583,7 +595,7 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 		simt_unlock();
 		return fail(cudaErrorInvalidValue);
 	}
-	lane = op_open(how, devPtr);
+	lane = op_open(how, devPtr, NULL);
 	for (r = 0; r < height; r++) {
 		simt_hz_op_range((char *)devPtr + r * pitch, width, true);
 		memset((char *)devPtr + r * pitch, value, width);

@@ -16,6 +16,7 @@
  * CUDALAB_SIMT_NCCL_TIMEOUT seconds is reported with the ranks that
  * waited and those that never came, and fails. */
 #include "nccl_int.h"
+#include "hazard.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -598,6 +599,21 @@ static void run_split(struct nccl_post **ops, int n)
 	free(taken);
 }
 
+/* The stream order (order.h) sees each rank's part of an operation as an
+ * operation of that rank's stream: its send buffer read, its receive
+ * buffer written.  Call with simt_lock held. */
+static void order_post(const struct nccl_post *p)
+{
+	uint32_t lane = simt_stream_lane_on(p->stream, p->comm->dev);
+
+	simt_hz_op_begin(lane, false, kind_api[p->kind]);
+	if (p->sendn)
+		simt_hz_op_range(p->send, p->sendn, false);
+	if (p->recvn)
+		simt_hz_op_range(p->recv, p->recvn, true);
+	simt_hz_op_end(lane);
+}
+
 /* Every rank of slot s has posted: check that they agree, then run it. */
 static void complete_slot(struct clique *cl, struct slot *s)
 {
@@ -625,6 +641,8 @@ static void complete_slot(struct clique *cl, struct slot *s)
 		run_split(ops, n);
 	} else {
 		simt_lock();
+		for (r = 0; r < n; r++)
+			order_post(ops[r]);
 		simt_nccl_execute(ops, n);
 		simt_unlock();
 		simt_nccl_model_coll(ops, n);
@@ -655,6 +673,8 @@ static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
 		result = SIMT_NCCL_INVALID_USAGE;
 	} else {
 		simt_lock();
+		order_post(send);
+		order_post(recv);
 		simt_nccl_execute_p2p(send, recv);
 		simt_unlock();
 		simt_nccl_model_p2p(send, recv);
@@ -947,6 +967,9 @@ static int collective(const struct coll_args *a)
 	p = post_new(a->kind, c, a->site);
 	p->send = a->send;
 	p->recv = a->recv;
+	p->stream = a->stream;
+	p->sendn = sendn * es;
+	p->recvn = recvn * es;
 	p->count = a->count;
 	p->type = a->type;
 	p->op = a->op;

@@ -51,6 +51,8 @@ struct nccl_post {
 	int rank;
 	uint64_t seq;        /* the how-manieth of its sequence, from 0 */
 	void *site;          /* the program's call */
+	cudaStream_t stream;
+	size_t sendn, recvn; /* bytes this rank reads and writes */
 	/* completion, under the NCCL mutex */
 	bool posted, done;
 	int result;

@@ -311,6 +311,15 @@ void simt_order_wait_event(uint32_t lane, const struct simt_order_vc *ev)
 		vc_join(&lanes[lane].vc, ev);
 }
 
+void simt_order_wait_device(uint32_t lane, int device)
+{
+	uint32_t m;
+
+	for (m = 0; m < nlanes; m++)
+		if (m != lane && lanes[m].device == device)
+			vc_join(&lanes[lane].vc, &lanes[m].vc);
+}
+
 void simt_order_host_lane(uint32_t lane)
 {
 	implicit(lane);

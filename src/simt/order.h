@@ -68,6 +68,9 @@ const struct simt_order_op *simt_order_current(void);
 struct simt_order_vc *simt_order_record(struct simt_order_vc *ev, uint32_t lane);
 void simt_order_event_free(struct simt_order_vc *ev);
 void simt_order_wait_event(uint32_t lane, const struct simt_order_vc *ev);
+/* The next operation of lane follows all work issued so far to every
+ * stream of device (a synchronous peer copy's rule). */
+void simt_order_wait_device(uint32_t lane, int device);
 void simt_order_host_lane(uint32_t lane);
 void simt_order_host_event(const struct simt_order_vc *ev);
 /* The host has seen every lane of device d (-1: of every device). */

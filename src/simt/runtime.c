@@ -631,7 +631,12 @@ int simt_stream_device(cudaStream_t s)
 /* The stream's lane in the stream order (call with simt_lock held). */
 uint32_t simt_stream_lane(cudaStream_t s)
 {
-	return (uintptr_t)s <= 2 ? simt_order_default_lane(current) : s->lane;
+	return simt_stream_lane_on(s, current);
+}
+
+uint32_t simt_stream_lane_on(cudaStream_t s, int device)
+{
+	return (uintptr_t)s <= 2 ? simt_order_default_lane(device) : s->lane;
 }
 
 /* The per-thread default stream's capture state is the thread's own. */

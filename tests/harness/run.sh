@@ -211,6 +211,16 @@ for dir in exercises/*/; do
 		fi
 		run_check "$ex-$f-simt" "$TMP/$ex-$f-simt"
 		verdict "$ex" "$f" "(simt)"
+		# a reference solution is clean: no race, barrier misuse or
+		# uninitialized read, in kernels, between streams or with the host
+		if [ "$f" = solution ]; then
+			if grep -q '^simt: ERROR SUMMARY' "$TMP/$ex-$f-simt.stderr"; then
+				bad "$ex/solution (simt)" "simt reported hazards"
+				grep '^simt: ' "$TMP/$ex-$f-simt.stderr" | head -c 2000
+			else
+				ok
+			fi
+		fi
 	done
 done
 [ "$ngpu" -eq 1 ] || echo "harness: no usable GPU: runs checked for a proper runtime_error only"

@@ -128,6 +128,8 @@ int main()
         NCCLCHECK(ncclAllReduce(nullptr, nullptr, 0, ncclFloat, ncclSum, comms[r], s[r]));
     }
     NCCLCHECK(ncclGroupEnd());
+    for (int r = 0; r < N; r++)
+        CHECK(cudaStreamSynchronize(s[r]));   // the copy below is on another stream
     float out[12];
     CHECK(cudaMemcpy(out, buf[1], sizeof out, cudaMemcpyDeviceToHost));
     for (int i = 0; i < 4; i++) {
