@@ -26,6 +26,7 @@ BARS="vector-add bw
 saxpy-bandwidth bw
 grid-stride bw
 transpose bw
+stream-overlap -
 reduce-sum bw
 prefix-scan bw
 histogram bw
