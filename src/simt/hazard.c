@@ -4010,9 +4010,9 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 		if (i >= 0) {
 			/* the name is the text above, made for this report */
 			reports[i].xs[1].name = "the host";
-			fflush(stdout);
+			/* stderr only: the fault may have come in the middle of
+			 * the program's own use of stdout */
 			fprintf(stderr, "simt: %s\n  in host code: 1 time\n", reports[i].msg);
-			fflush(stderr);
 			reports[i].shown = 1;
 		}
 	}
