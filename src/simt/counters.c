@@ -25,6 +25,16 @@ static size_t ntable;
 static char *out_path;
 static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Hazards found outside any kernel (simt_counters_add_hazards). */
+static uint64_t other_hazards;
+
+void simt_counters_add_hazards(uint64_t n)
+{
+	pthread_mutex_lock(&counters_lock);
+	other_hazards += n;
+	pthread_mutex_unlock(&counters_lock);
+}
+
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		       double seconds, int device)
 {
@@ -153,6 +163,7 @@ static void write_counters(void)
 		seconds += table[i].seconds;
 	}
 	fputs("],\"total\":{", f);
+	total.hazards += other_hazards;
 	write_fields(f, launches, max_launch, seconds, &total);
 	write_devices(f, per_device);
 	fputc('}', f);
@@ -214,6 +225,9 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 			for (i = 0; i < ntable; i++)
 				sum += *(const uint64_t *)(const void *)((const char *)&table[i].c +
 									 count_fields[f].offset);
+		if (f < sizeof count_fields / sizeof count_fields[0] &&
+		    count_fields[f].offset == offsetof(struct simt_counts, hazards))
+			sum += other_hazards;
 	}
 	pthread_mutex_unlock(&counters_lock);
 	if (f == sizeof count_fields / sizeof count_fields[0])

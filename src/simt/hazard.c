@@ -3752,6 +3752,7 @@ static void op_flush(void)
 		pthread_mutex_lock(&report_lock);
 		reports[xop.cached].count += xop.pending;
 		pthread_mutex_unlock(&report_lock);
+		simt_counters_add_hazards(xop.pending);
 	}
 	xop.pending = 0;
 }
@@ -3795,6 +3796,7 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 	if (i >= 0)
 		reports[i].count++;
 	pthread_mutex_unlock(&report_lock);
+	simt_counters_add_hazards(1);
 	xop.cached = i;
 }
 
@@ -4019,6 +4021,7 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 	if (i >= 0)
 		reports[i].count++;
 	pthread_mutex_unlock(&report_lock);
+	simt_counters_add_hazards(1);
 }
 
 static void json_str(FILE *f, const char *s)

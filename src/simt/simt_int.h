@@ -682,6 +682,9 @@ struct simt_counts {
 
 extern bool simt_counters_on;
 /* Adds one launch of `kernel` on `device`. */
+/* Hazard occurrences met outside kernels (copies, memsets, library calls
+ * and the host's own accesses, see hazard.c): in the total only. */
+void simt_counters_add_hazards(uint64_t n);
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		       double seconds, int device);
 void simt_counters_init(void);

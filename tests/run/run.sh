@@ -369,6 +369,8 @@ ring_without_events_is_a_hazard() {
 		"$BIN" check ring-allreduce-peer --file "$T/ring.cu" --json
 	expect_rc 1
 	json_expect "d['status'] == 'hazard' and all(c['status'] == 'pass' for c in d['cases']) and any(h['kind'] == 'race' and 'different streams' in h['message'] and any(s.get('operation') == 'cudaMemcpyAsync' and s['stream'] > 0 for s in h['sites']) for h in d['simt']['hazards']['hazards'])"
+	# the counters' total counts every occurrence, copies' included
+	json_expect "d['simt']['total']['hazards'] == sum(h['count'] for h in d['simt']['hazards']['hazards'])"
 }
 
 # A kernel that never ends is stopped within a few seconds of emulation,
