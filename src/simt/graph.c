@@ -7,7 +7,6 @@
  * the dependencies the streams and events imply. */
 #include "graph_int.h"
 #include "hazard.h"
-#include "order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1362,9 +1361,7 @@ static cudaError_t run_graph(const struct CUgraph_st *g)
 		case cudaGraphNodeTypeHost:
 			/* like a stream's host function: it follows the nodes
 			 * before it, and the host is taken to know them done */
-			simt_lock();
-			simt_order_host_lane(simt_stream_lane(launch_stream));
-			simt_unlock();
+			simt_host_sees(launch_stream);
 			n->u.host.fn(n->u.host.userData);
 			break;
 		case cudaGraphNodeTypeGraph:

@@ -916,6 +916,34 @@ static int report_slot(const struct hz_report *key, char **msg)
 	return nreports++;
 }
 
+/* Counts one occurrence of a hazard met outside any kernel (by a copy,
+ * memset or library call, or by the host), making its message only the
+ * first time.  Returns the report's index (-1: dropped); *fresh says
+ * whether this made it. */
+static int report_outside(const struct hz_report *k,
+			  char *(*make)(const struct hz_report *), bool *fresh)
+{
+	char *msg;
+	int i, n;
+
+	pthread_mutex_lock(&report_lock);
+	n = nreports;
+	for (i = 0; i < n && !same_key(&reports[i], k); i++)
+		;
+	*fresh = false;
+	if (i == n) {
+		msg = make(k);
+		i = report_slot(k, &msg);
+		free(msg);
+		*fresh = i >= 0;
+	}
+	if (i >= 0)
+		reports[i].count++;
+	pthread_mutex_unlock(&report_lock);
+	simt_counters_add_hazards(1);
+	return i;
+}
+
 static void flush_cache(struct hz_block *hb)
 {
 	int i;
@@ -3764,8 +3792,7 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 	const struct simt_order_op *op, *me;
 	struct hz_report k;
 	uint32_t lo, hi;
-	char *msg;
-	int i;
+	bool fresh;
 
 	op = simt_order_unordered(r->clk, &lo, &hi);
 	if (!op)
@@ -3785,19 +3812,7 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 		return;
 	}
 	op_flush();
-	pthread_mutex_lock(&report_lock);
-	for (i = 0; i < nreports && !same_key(&reports[i], &k); i++)
-		;
-	if (i == nreports) {
-		msg = xop_message(&k);
-		i = report_slot(&k, &msg);
-		free(msg);
-	}
-	if (i >= 0)
-		reports[i].count++;
-	pthread_mutex_unlock(&report_lock);
-	simt_counters_add_hazards(1);
-	xop.cached = i;
+	xop.cached = report_outside(&k, xop_message, &fresh);
 }
 
 /* Granule records g of a line whose bytes [lo, hi) an operation reads or
@@ -3986,7 +4001,8 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 {
 	const struct simt_alloc *al = simt_mem_find(base, 1);
 	struct hz_report k;
-	char what[160], *msg;
+	char what[160];
+	bool fresh;
 	int i;
 
 	snprintf(what, sizeof what, "%s memory at byte %llu of a %llu-byte allocation",
@@ -4002,26 +4018,17 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 	k.acc[1] = host_write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
 	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1};
-	pthread_mutex_lock(&report_lock);
-	for (i = 0; i < nreports && !same_key(&reports[i], &k); i++)
-		;
-	if (i == nreports) {
-		msg = host_message(&k);
-		i = report_slot(&k, &msg);
-		free(msg);
-		if (i >= 0) {
-			/* the name is the text above, made for this report */
-			reports[i].xs[1].name = "the host";
-			/* stderr only: the fault may have come in the middle of
-			 * the program's own use of stdout */
-			fprintf(stderr, "simt: %s\n  in host code: 1 time\n", reports[i].msg);
-			reports[i].shown = 1;
-		}
+	i = report_outside(&k, host_message, &fresh);
+	if (fresh) {
+		pthread_mutex_lock(&report_lock);
+		/* the name was the text above, made for this report's message */
+		reports[i].xs[1].name = "the host";
+		reports[i].shown = 1;
+		pthread_mutex_unlock(&report_lock);
+		/* stderr only: the fault may have come in the middle of the
+		 * program's own use of stdout */
+		fprintf(stderr, "simt: %s\n  in host code: 1 time\n", reports[i].msg);
 	}
-	if (i >= 0)
-		reports[i].count++;
-	pthread_mutex_unlock(&report_lock);
-	simt_counters_add_hazards(1);
 }
 
 static void json_str(FILE *f, const char *s)

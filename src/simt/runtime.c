@@ -773,7 +773,7 @@ cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device)
  * that consumes the results) follows that work.  simt has one host clock,
  * so the whole host is taken to know it: this can hide a race, never make
  * one up. */
-static void host_sees(cudaStream_t stream)
+void simt_host_sees(cudaStream_t stream)
 {
 	simt_lock();
 	simt_order_host_lane(simt_stream_lane(stream));
@@ -792,7 +792,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 		return fail(cudaErrorInvalidValue);
 	if (simt_capture_live && simt_capture_refuse(stream, &e))
 		return e;
-	host_sees(stream);
+	simt_host_sees(stream);
 	callback(stream, cudaSuccess, userData);
 	return cudaSuccess;
 }
@@ -807,7 +807,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
 		return fail(cudaErrorInvalidValue);
 	if (simt_capture_live && simt_capture_host(fn, userData, stream, &e))
 		return e;
-	host_sees(stream);
+	simt_host_sees(stream);
 	fn(userData);
 	return cudaSuccess;
 }

@@ -526,6 +526,9 @@ bool simt_peer_enabled(int from, int to);
 int simt_stream_device(cudaStream_t s);
 /* The stream's lane in the stream order (order.h); simt_lock held. */
 uint32_t simt_stream_lane(cudaStream_t s);
+/* A host function enqueued on s runs now: the host is taken to know s's
+ * work so far done (runtime.c). */
+void simt_host_sees(cudaStream_t s);
 /* The same, with a default stream taken as device's. */
 uint32_t simt_stream_lane_on(cudaStream_t s, int device);
 
