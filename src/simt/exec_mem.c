@@ -57,6 +57,8 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 	 * it enters the cache, so hits cost nothing more. */
 	al = simt_mem_find(a, n);
 	if (al && simt_mem_reachable(al, bc->L->device)) {
+		if (bc->L->hz)
+			simt_mem_touch(al, bc->L->hz_base);
 		cache_front(c, 3, al->base, al->size, al->shadow, al->init);
 		return (uint8_t *)(uintptr_t)a;
 	}

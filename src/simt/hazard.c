@@ -3885,6 +3885,7 @@ void simt_hz_op_range(const void *p, uint64_t n, bool write)
 	al = simt_mem_find((uint64_t)(uintptr_t)p, n);
 	if (!al || !al->shadow)
 		return;
+	simt_mem_touch(al, xop.base);
 	/* what the host may touch is recorded for hostsync.c's check even
 	 * when no stream but the default ones exists */
 	record = xop.record || (!xop.host_waits &&

@@ -179,11 +179,14 @@ void simt_hs_op_done(uint32_t lo, uint32_t hi, bool host_waits)
 
 	for (i = 0; i < ntrk && !host_waits; i++) {
 		struct tracked *t = &trk[i];
-		int how = simt_hz_touched(t->base, lo, hi);
 		struct pend *p = NULL;
 		uint32_t j;
+		int how;
 
-		if (!how)
+		/* the line records of memory the operation never reached
+		 * need no look */
+		if (simt_mem_touched(t->base) != lo ||
+		    !(how = simt_hz_touched(t->base, lo, hi)))
 			continue;
 		for (j = 0; j < t->npend; j++)
 			if (t->pend[j].lane == op->lane)

@@ -242,6 +242,20 @@ int simt_mem_free(void *p, int kind)
 	return 0;
 }
 
+void simt_mem_touch(const struct simt_alloc *al, uint32_t base)
+{
+	if (al->kind == MEM_MANAGED || al->kind == MEM_HOST)
+		__atomic_store_n(&((struct simt_alloc *)(uintptr_t)al)->touched, base,
+				 __ATOMIC_RELAXED);
+}
+
+uint32_t simt_mem_touched(uint64_t base)
+{
+	const struct simt_alloc *al = simt_mem_find(base, 1);
+
+	return al ? __atomic_load_n(&al->touched, __ATOMIC_RELAXED) : 0;
+}
+
 void simt_mem_written(const void *p, uint64_t n)
 {
 	const struct simt_alloc *al;

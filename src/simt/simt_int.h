@@ -449,7 +449,16 @@ struct simt_alloc {
 	 * counts as written). */
 	struct hz_word *shadow;
 	uint8_t *init;
+	/* Managed and pinned memory: the base clock of the last launch or
+	 * copy that reached it (hostsync.c looks at no other). */
+	uint32_t touched;
 };
+
+/* Marks managed or pinned memory as reached by the operation with clocks
+ * above base (any thread; memory.c). */
+void simt_mem_touch(const struct simt_alloc *al, uint32_t base);
+/* The mark of the allocation at base, 0 if none. */
+uint32_t simt_mem_touched(uint64_t base);
 
 /* Allocates on the calling thread's current device, or on device d. */
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
