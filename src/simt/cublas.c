@@ -761,6 +761,10 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 			   float *C, int ldc)
 {
 	const char *fn = "cublasSgeam";
+	struct blas_mat am = {CUDA_R_32F, A, NULL, lda, 0};
+	struct blas_mat bm = {CUDA_R_32F, B, NULL, ldb, 0};
+	struct blas_mat cm = {CUDA_R_32F, C, NULL, ldc, 0};
+	uint32_t lane;
 	double al, be;
 	cublasStatus_t st;
 	char dims[96];
@@ -807,6 +811,15 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 	if (!simt_blas_range(fn, "C", dims, C, lo * 4, hi * 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
+	lane = simt_stream_lane(h->stream);
+	simt_hz_op_begin(lane, false, fn);
+	if (al != 0)
+		simt_blas_order_mat(&am, ta == CUBLAS_OP_N ? m : n,
+				    ta == CUBLAS_OP_N ? n : m, 1, false);
+	if (be != 0)
+		simt_blas_order_mat(&bm, tb == CUBLAS_OP_N ? m : n,
+				    tb == CUBLAS_OP_N ? n : m, 1, false);
+	simt_blas_order_mat(&cm, m, n, 1, true);
 	/* In place (C == A with lda == ldc, or C == B) works column by
 	 * column because each element reads only its own position. */
 	for (j = 0; j < n; j++)
@@ -825,6 +838,7 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 		}
 	for (j = 0; j < n; j++)
 		simt_mem_written(C + (int64_t)j * ldc, (uint64_t)m * 4);
+	simt_hz_op_end(lane);
 	simt_blas_count(fn, 3.0 * m * n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
@@ -849,6 +863,33 @@ static int64_t vidx(int i, int n, int inc)
 	return inc >= 0 ? (int64_t)i * inc : (int64_t)(n - 1 - i) * -inc;
 }
 
+/* A vector of n elements of es bytes, inc apart (from the far end when
+ * inc is negative), as the stream order sees the current operation
+ * touch it. */
+static void vec_order(const void *x, int n, int inc, size_t es, bool write)
+{
+	int i;
+
+	if (inc == 1) {
+		simt_hz_op_range(x, (uint64_t)n * es, write);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		simt_hz_op_range((const char *)x + vidx(i, n, inc) * (int64_t)es,
+				 es, write);
+}
+
+/* Opens a level-1 call as an operation of the handle's stream; the host
+ * waits for one that returns its result to the host.  simt_lock held. */
+static uint32_t l1_open(const char *fn, cublasHandle_t h, bool host_result)
+{
+	uint32_t lane = simt_stream_lane(h->stream);
+
+	simt_hz_op_begin(lane, host_result &&
+			 h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE, fn);
+	return lane;
+}
+
 /* Stores a result to the host or, in device pointer mode, to device
  * memory. */
 static bool put_result(const char *fn, cublasHandle_t h, float *res, float v)
@@ -857,6 +898,7 @@ static bool put_result(const char *fn, cublasHandle_t h, float *res, float v)
 		if (!simt_blas_range(fn, "result", "a scalar in device pointer "
 				     "mode", res, 0, 4, true))
 			return false;
+		simt_hz_op_range(res, 4, true);
 		*res = v;
 		simt_mem_written(res, 4);
 		return true;
@@ -880,6 +922,7 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 {
 	const char *fn = "cublasSaxpy";
 	cublasStatus_t st;
+	uint32_t lane;
 	double a;
 	int i;
 
@@ -894,10 +937,15 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 	    !vec_ok(fn, "y", y, n, incy, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
+	lane = l1_open(fn, h, false);
+	vec_order(x, n, incx, 4, false);
+	vec_order(y, n, incy, 4, false);
+	vec_order(y, n, incy, 4, true);
 	for (i = 0; i < n; i++)
 		y[vidx(i, n, incy)] += (float)a * x[vidx(i, n, incx)];
 	for (i = 0; i < n; i++)
 		simt_mem_written(&y[vidx(i, n, incy)], 4);
+	simt_hz_op_end(lane);
 	simt_blas_count(fn, 2.0 * n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
@@ -908,7 +956,9 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 {
 	const char *fn = "cublasSdot";
 	cublasStatus_t st;
+	uint32_t lane;
 	double s = 0;
+	bool ok;
 	int i;
 
 	if ((st = l1_enter(fn, h)))
@@ -918,11 +968,19 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 	if (n > 0 && (!vec_ok(fn, "x", x, n, incx, 4, false) ||
 		      !vec_ok(fn, "y", y, n, incy, 4, false)))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
+	simt_lock();
+	lane = l1_open(fn, h, true);
+	if (n > 0) {
+		vec_order(x, n, incx, 4, false);
+		vec_order(y, n, incy, 4, false);
+	}
 	for (i = 0; i < n; i++)
 		s += (double)x[vidx(i, n, incx)] * y[vidx(i, n, incy)];
+	ok = put_result(fn, h, result, (float)s);
+	simt_hz_op_end(lane);
+	simt_unlock();
 	simt_blas_count(fn, 2.0 * (n > 0 ? n : 0), false, 0);
-	return put_result(fn, h, result, (float)s) ? CUBLAS_STATUS_SUCCESS
-		: CUBLAS_STATUS_EXECUTION_FAILED;
+	return ok ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
 cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
@@ -930,7 +988,9 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 {
 	const char *fn = "cublasSnrm2";
 	cublasStatus_t st;
+	uint32_t lane;
 	double s = 0;
+	bool ok;
 	int i;
 
 	if ((st = l1_enter(fn, h)))
@@ -938,15 +998,20 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 	if (!result)
 		return CUBLAS_STATUS_INVALID_VALUE;
 	/* BLAS: the norm of no elements, or with incx <= 0, is 0. */
+	if (n > 0 && incx > 0 && !vec_ok(fn, "x", x, n, incx, 4, false))
+		return CUBLAS_STATUS_EXECUTION_FAILED;
+	simt_lock();
+	lane = l1_open(fn, h, true);
 	if (n > 0 && incx > 0) {
-		if (!vec_ok(fn, "x", x, n, incx, 4, false))
-			return CUBLAS_STATUS_EXECUTION_FAILED;
+		vec_order(x, n, incx, 4, false);
 		for (i = 0; i < n; i++)
 			s += (double)x[(int64_t)i * incx] * x[(int64_t)i * incx];
 		simt_blas_count(fn, 2.0 * n, false, 0);
 	}
-	return put_result(fn, h, result, (float)sqrt(s))
-		? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+	ok = put_result(fn, h, result, (float)sqrt(s));
+	simt_hz_op_end(lane);
+	simt_unlock();
+	return ok ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
 cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
@@ -954,6 +1019,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 {
 	const char *fn = "cublasSscal";
 	cublasStatus_t st;
+	uint32_t lane;
 	double a;
 	int i;
 
@@ -967,10 +1033,14 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 	    !vec_ok(fn, "x", x, n, incx, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
+	lane = l1_open(fn, h, false);
+	vec_order(x, n, incx, 4, false);
+	vec_order(x, n, incx, 4, true);
 	for (i = 0; i < n; i++) {
 		x[(int64_t)i * incx] *= (float)a;
 		simt_mem_written(&x[(int64_t)i * incx], 4);
 	}
+	simt_hz_op_end(lane);
 	simt_blas_count(fn, n, false, 0);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
@@ -981,6 +1051,7 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 {
 	const char *fn = "cublasScopy";
 	cublasStatus_t st;
+	uint32_t lane;
 	int i;
 
 	if ((st = l1_enter(fn, h)))
@@ -991,24 +1062,19 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 	    !vec_ok(fn, "y", y, n, incy, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
+	lane = l1_open(fn, h, false);
+	vec_order(x, n, incx, 4, false);
+	vec_order(y, n, incy, 4, true);
 	for (i = 0; i < n; i++) {
 		y[vidx(i, n, incy)] = x[vidx(i, n, incx)];
 		simt_mem_written(&y[vidx(i, n, incy)], 4);
 	}
+	simt_hz_op_end(lane);
 	simt_unlock();
 	return CUBLAS_STATUS_SUCCESS;
 }
 
 /* ---- level 2 ---- */
-
-/* A vector of n elements of es bytes, inc apart, as the stream order
- * sees it: one range when it is contiguous (a strided one is not looked
- * at, which can only hide a race). */
-static void vec_order(const void *x, int n, int inc, size_t es, bool write)
-{
-	if (inc == 1)
-		simt_hz_op_range(x, (uint64_t)n * es, write);
-}
 
 /* y = alpha op(A) x + beta y, A m x n, in single (es 4) or double (8)
  * precision; y is not read when beta == 0.  Each element sums in double

@@ -2,10 +2,13 @@
  * the nodes it depends on; an executable graph is a private copy of one,
  * with its nodes put in a dependency order once, at instantiation.  simt
  * runs everything synchronously, so launching an executable graph runs
- * its nodes one after another in that order, and a capture records the
+ * its nodes one after another in that order (each node on a lane of the
+ * stream order that follows only its dependencies, so that the hazard
+ * checker sees what a GPU may run at once), and a capture records the
  * operations issued to its streams as nodes instead of running them, with
  * the dependencies the streams and events imply. */
 #include "graph_int.h"
+#include "order.h"
 #include "hazard.h"
 
 #include <stdlib.h>
@@ -1096,10 +1099,14 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
 	return cudaSuccess;
 }
 
+static void lanes_free(struct CUgraph_st *g);
+
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
 	if (!exec_ok(graphExec))
 		return fail(cudaErrorInvalidValue);
+	lanes_free(graphExec->snap);
+	simt_order_event_free(graphExec->last);
 	simt_graph_free(graphExec->snap);
 	free(graphExec->orig);
 	graphExec->magic = 0;
@@ -1254,6 +1261,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 	}
 	snap = simt_graph_clone(hGraph);
 	graph_order(snap);
+	lanes_free(hGraphExec->snap);
 	simt_graph_free(hGraphExec->snap);
 	hGraphExec->snap = snap;
 	return cudaSuccess;
@@ -1261,8 +1269,8 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 
 /* ---- running ---- */
 
-/* The stream a graph is being launched into: its nodes are operations of
- * that stream, one after another, in the stream order (order.h). */
+/* The stream a graph is being launched into: its nodes are issued as
+ * operations of their own lanes in the stream order (order.h). */
 static _Thread_local cudaStream_t launch_stream;
 
 static cudaError_t run_kernel(const struct kernel_node *kn)
@@ -1336,18 +1344,93 @@ static cudaError_t run_set(const struct cudaMemsetParams *p)
 	return cudaSuccess;
 }
 
-/* Runs g's nodes in their order.  Returns the first error; a kernel
- * fault has already been reported and made sticky, and ends the run. */
-static cudaError_t run_graph(const struct CUgraph_st *g)
+/* Gives each node of g (and of its child graphs) a lane: a node goes on
+ * with the lane of its first dependency that no other node has taken, so
+ * a chain of nodes (a captured stream) is one lane, and the roots of a
+ * child graph with the child node's; the others get lanes of their own.
+ * simt_lock held. */
+static void lanes_give(struct CUgraph_st *g, struct CUgraphNode_st *parent,
+		       int device)
 {
-	cudaError_t e = cudaSuccess;
+	size_t i, j;
+
+	for (i = 0; i < g->nodes.n; i++) {
+		struct CUgraphNode_st *n = g->order[i], *from = NULL;
+
+		for (j = 0; j < n->deps.n && !from; j++)
+			if (!n->deps.v[j]->lane_passed)
+				from = n->deps.v[j];
+		if (!n->deps.n && parent && !parent->lane_passed)
+			from = parent;
+		if (from) {
+			n->lane = from->lane;
+			from->lane_passed = true;
+		} else {
+			n->lane = simt_order_node_lane(device);
+		}
+		if (n->type == cudaGraphNodeTypeGraph)
+			lanes_give(n->u.child, n, device);
+	}
+	g->lanes = true;
+}
+
+static void lanes_drop(struct CUgraph_st *g)
+{
 	size_t i;
 
+	if (!g->lanes)
+		return;
+	for (i = 0; i < g->nodes.n; i++) {
+		struct CUgraphNode_st *n = g->nodes.v[i];
+
+		if (n->type == cudaGraphNodeTypeGraph)
+			lanes_drop(n->u.child);
+		simt_order_lane_free(n->lane);
+		simt_order_event_free(n->done);
+		simt_order_event_free(n->start);
+		n->done = n->start = NULL;
+		n->lane_passed = false;
+	}
+	g->lanes = false;
+}
+
+static void lanes_free(struct CUgraph_st *g)
+{
+	simt_lock();
+	lanes_drop(g);
+	simt_unlock();
+}
+
+/* Runs g's nodes in their order, each as an operation of its lane that
+ * follows what the nodes it depends on had done when they ended (the
+ * roots: entry), so that the hazard checker sees branches with no path
+ * between them as unordered, as a GPU may run them at once.  label: the
+ * node's index + 1 in the launched graph (a child graph's nodes carry
+ * their child node's).  Returns the first error; a kernel fault has
+ * already been reported and made sticky, and ends the run. */
+static cudaError_t run_graph(const struct CUgraph_st *g,
+			     const struct simt_order_vc *entry,
+			     uint32_t stream_lane, uint32_t label)
+{
+	cudaError_t e = cudaSuccess;
+	size_t i, j;
+
 	for (i = 0; e == cudaSuccess && i < g->nodes.n; i++) {
-		const struct CUgraphNode_st *n = g->order[i];
+		struct CUgraphNode_st *n = g->order[i];
+		uint32_t mine = label ? label : (uint32_t)n->index + 1;
 
 		if (simt_sticky() != cudaSuccess)
 			break;
+		simt_lock();
+		if (!n->deps.n)
+			simt_order_wait_event(n->lane, entry);
+		for (j = 0; j < n->deps.n; j++)
+			simt_order_wait_event(n->lane, n->deps.v[j]->done);
+		simt_order_node_label(n->lane, stream_lane, mine);
+		if (n->type == cudaGraphNodeTypeGraph)
+			n->start = simt_order_record(n->start, n->lane);
+		simt_unlock();
+		simt_stream_lane_sub(launch_stream, n->lane);
 		switch (n->type) {
 		case cudaGraphNodeTypeKernel:
 			e = run_kernel(&n->u.kernel);
@@ -1365,11 +1448,20 @@ static cudaError_t run_graph(const struct CUgraph_st *g)
 			n->u.host.fn(n->u.host.userData);
 			break;
 		case cudaGraphNodeTypeGraph:
-			e = run_graph(n->u.child);
+			e = run_graph(n->u.child, n->start, stream_lane, mine);
+			simt_lock();
+			for (j = 0; j < n->u.child->nodes.n; j++)
+				simt_order_wait_event(n->lane,
+						      n->u.child->nodes.v[j]->done);
+			simt_unlock();
 			break;
 		default:
 			break;
 		}
+		simt_stream_lane_sub(NULL, UINT32_MAX);
+		simt_lock();
+		n->done = simt_order_record(n->done, n->lane);
+		simt_unlock();
 	}
 	return e;
 }
@@ -1377,6 +1469,9 @@ static cudaError_t run_graph(const struct CUgraph_st *g)
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
 	struct simt_stream_capture *m;
+	struct CUgraph_st *snap;
+	uint32_t lane;
+	size_t i;
 	cudaError_t e;
 
 	ENTER();
@@ -1398,9 +1493,23 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 		if (m || e != cudaSuccess)
 			return e == cudaSuccess ? e : fail(e);
 	}
+	snap = graphExec->snap;
+	simt_lock();
+	lane = simt_stream_lane(stream);
+	if (!snap->lanes)
+		lanes_give(snap, NULL, simt_stream_device(stream));
+	simt_order_wait_event(lane, graphExec->last);
+	graphExec->last = simt_order_record(graphExec->last, lane);
+	simt_unlock();
 	launch_stream = stream;
-	e = run_graph(graphExec->snap);
+	e = run_graph(snap, graphExec->last, lane, 0);
 	launch_stream = NULL;
+	/* what follows in the stream follows every node that ran */
+	simt_lock();
+	for (i = 0; i < snap->nodes.n; i++)
+		simt_order_follow(lane, snap->nodes.v[i]->lane);
+	graphExec->last = simt_order_record(graphExec->last, lane);
+	simt_unlock();
 	return e == cudaSuccess ? e : fail(e);
 }
 

@@ -36,6 +36,13 @@ struct CUgraphNode_st {
 	struct CUgraph_st *graph;
 	size_t index;              /* position in graph->nodes */
 	struct node_list deps;     /* the nodes this one waits for */
+	/* In an executable graph: the node's lane in the stream order,
+	 * whether a node that depends on it continues that lane, what the
+	 * node has done when it ends (what its dependents follow) and, for a
+	 * child graph node, what the child's roots follow. */
+	uint32_t lane;
+	bool lane_passed;
+	struct simt_order_vc *done, *start;
 	union {
 		struct kernel_node kernel;
 		struct copy_node copy;
@@ -51,6 +58,7 @@ struct CUgraph_st {
 	/* Execution order, filled when the graph belongs to an executable
 	 * graph (which never changes its structure afterwards). */
 	struct CUgraphNode_st **order;
+	bool lanes;                /* its nodes have lanes */
 };
 
 struct CUgraphExec_st {
@@ -60,6 +68,9 @@ struct CUgraphExec_st {
 	/* orig[i]: the node of the instantiated graph that snap's node i
 	 * copies, so the program can name the node it knows. */
 	struct CUgraphNode_st **orig;
+	/* what the last launch's nodes follow and did: the next launch
+	 * follows it, as CUDA orders launches of one executable graph */
+	struct simt_order_vc *last;
 };
 
 struct capture {

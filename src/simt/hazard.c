@@ -313,6 +313,7 @@ struct hz_report {
 		const char *name;
 		uint32_t stream;
 		int device;
+		uint32_t node;      /* a graph node's index + 1, else 0 */
 	} xs[2];
 };
 
@@ -840,12 +841,16 @@ static char *race_message(const struct hz_report *r)
 
 /* ---- races between streams ---- */
 
-static void stream_text(struct simt_buf *b, uint32_t stream, int device)
+static void stream_text(struct simt_buf *b, const struct xsite *x)
 {
-	if (stream)
-		simt_buf_printf(b, "stream %u", stream);
-	else if (device > 0 || simt_device_count() > 1)
-		simt_buf_printf(b, "the default stream of device %d", device);
+	if (x->node)
+		simt_buf_printf(b, "in graph node %u launched on ", x->node - 1);
+	else
+		simt_buf_printf(b, "on ");
+	if (x->stream)
+		simt_buf_printf(b, "stream %u", x->stream);
+	else if (x->device > 0 || simt_device_count() > 1)
+		simt_buf_printf(b, "the default stream of device %d", x->device);
 	else
 		simt_buf_printf(b, "the default stream");
 }
@@ -865,8 +870,8 @@ static void xsite_text(struct simt_buf *b, const struct hz_report *r, int i)
 	} else {
 		simt_buf_printf(b, "by %s", x->name);
 	}
-	simt_buf_printf(b, " on ");
-	stream_text(b, x->stream, x->device);
+	simt_buf_printf(b, " ");
+	stream_text(b, x);
 }
 
 static char *xop_message(const struct hz_report *r)
@@ -877,8 +882,15 @@ static char *xop_message(const struct hz_report *r)
 	xsite_text(&b, r, 0);
 	simt_buf_printf(&b, " and ");
 	xsite_text(&b, r, 1);
-	simt_buf_printf(&b, ", in different streams with no event or "
-			"synchronization between them");
+	if (r->xs[0].node && r->xs[1].node)
+		simt_buf_printf(&b, ", in branches of a graph with no path of "
+				"dependencies between them");
+	else if (r->xs[0].node || r->xs[1].node)
+		simt_buf_printf(&b, ", with no dependency, event or "
+				"synchronization between them");
+	else
+		simt_buf_printf(&b, ", in different streams with no event or "
+				"synchronization between them");
 	return b.s;
 }
 
@@ -1068,7 +1080,8 @@ static void key_other(struct hz_report *k, const struct simt_order_op *op,
 {
 	k->xop = true;
 	k->why = WHY_STREAMS;
-	k->xs[0] = (struct xsite){op->mod, op->name, op->stream, op->device};
+	k->xs[0] = (struct xsite){op->mod, op->name, op->stream, op->device,
+				  op->node};
 	k->other = op->mod ? (const void *)op->mod : (const void *)op->name;
 	k->acc[0] = (uint8_t)acc_of_rec(r, r_write);
 	if (op->mod && !(r->flags & HZR_XOP)) {
@@ -2247,7 +2260,8 @@ COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
 	key_init(&k, bc, HK_RACE, SP_GLOBAL);
 	key_other(&k, op, r, r_write);
 	key_site(&k, 1, bc, bc->block, tid, pc, acc);
-	k.xs[1] = (struct xsite){bc->L->mod, bc->L->fn->name, me->stream, me->device};
+	k.xs[1] = (struct xsite){bc->L->mod, bc->L->fn->name, me->stream,
+				 me->device, me->node};
 	report(bc, &k, xop_message, NULL);
 }
 
@@ -3806,7 +3820,8 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 	k.site[1] = api_site(me->name);
 	k.acc[1] = write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, me->name, me->stream, me->device};
+	k.xs[1] = (struct xsite){NULL, me->name, me->stream, me->device,
+				 me->node};
 	if (xop.cached >= 0 && same_key(&reports[xop.cached], &k)) {
 		xop.pending++;
 		return;
@@ -4018,7 +4033,7 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 	k.site[1] = api_site(host_write ? "host write" : "host read");
 	k.acc[1] = host_write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1};
+	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1, 0};
 	i = report_outside(&k, host_message, &fresh);
 	if (fresh) {
 		pthread_mutex_lock(&report_lock);
@@ -4070,8 +4085,11 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		if (r->xs[i].stream == UINT32_MAX)
 			fputs(",\"stream\":null,\"device\":null}", f);
 		else
-			fprintf(f, ",\"stream\":%u,\"device\":%d}", r->xs[i].stream,
+			fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 				r->xs[i].device);
+		if (r->xs[i].node)
+			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
+		fputc('}', f);
 		return;
 	}
 	fputs("{\"file\":", f);
@@ -4094,6 +4112,8 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		json_str(f, simt_demangle(r->xs[i].name, name, sizeof name));
 		fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 			r->xs[i].device);
+		if (r->xs[i].node)
+			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
 	}
 	fputc('}', f);
 }

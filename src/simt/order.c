@@ -15,6 +15,7 @@ struct lane {
 	bool legacy, blocking, live;
 	int device;
 	uint32_t number;
+	uint32_t node;              /* a graph node's lane: its index + 1 */
 	uint32_t seq;               /* operations issued to it */
 	struct simt_order_vc vc;    /* what its next operation follows */
 	/* the bases of its operations first, first + 1, ... not yet seen
@@ -28,6 +29,7 @@ static uint32_t nlanes, caplanes;
 static int32_t legacy_of[SIMT_MAX_GPUS];
 static bool legacy_made;
 static uint32_t streams_made;
+static bool node_lanes_made;
 static struct simt_order_vc host;
 
 /* Operations the host has not seen done, in issue order (rising bases):
@@ -113,13 +115,13 @@ uint32_t simt_order_default_lane(int device)
 	return (uint32_t)legacy_of[device];
 }
 
-uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number)
+/* A destroyed stream's or graph's lane, taken again once the host has
+ * seen all its work done (what follows is ordered after it anyway), or a
+ * new one. */
+static uint32_t lane_take(int device, bool blocking)
 {
 	uint32_t i;
 
-	*number = ++streams_made;
-	/* a destroyed stream's lane is taken again once the host has seen
-	 * all its work done: what follows is ordered after it anyway */
 	for (i = 0; i < nlanes; i++) {
 		struct lane *l = &lanes[i];
 
@@ -127,14 +129,39 @@ uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number)
 			l->live = true;
 			l->blocking = blocking;
 			l->device = device;
-			l->number = *number;
+			l->node = 0;
 			vc_join(&l->vc, &host);
 			return i;
 		}
 	}
-	i = lane_add(device, blocking, false);
+	return lane_add(device, blocking, false);
+}
+
+uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number)
+{
+	uint32_t i = lane_take(device, blocking);
+
+	*number = ++streams_made;
 	lanes[i].number = *number;
 	return i;
+}
+
+uint32_t simt_order_node_lane(int device)
+{
+	node_lanes_made = true;
+	/* not blocking: the legacy default stream's rules reach a graph's
+	 * nodes through the lane of the stream it is launched into */
+	return lane_take(device, false);
+}
+
+void simt_order_node_label(uint32_t lane, uint32_t stream_lane, uint32_t node)
+{
+	struct lane *l = &lanes[lane];
+	const struct lane *s = &lanes[stream_lane];
+
+	l->device = s->device;
+	l->number = s->legacy ? 0 : s->number;
+	l->node = node;
 }
 
 void simt_order_lane_free(uint32_t lane)
@@ -145,7 +172,7 @@ void simt_order_lane_free(uint32_t lane)
 
 bool simt_order_streams(void)
 {
-	return streams_made > 0;
+	return streams_made > 0 || node_lanes_made;
 }
 
 /* CUDA's implicit rules: the legacy default stream waits for the
@@ -224,6 +251,7 @@ uint32_t simt_order_begin(uint32_t lane, uint32_t base,
 	cur_op.lane = lane;
 	cur_op.seq = L->seq;
 	cur_op.stream = L->legacy ? 0 : L->number;
+	cur_op.node = L->node;
 	cur_op.device = L->device;
 	ops[ops_n++] = cur_op;
 	trim();
@@ -309,6 +337,13 @@ void simt_order_wait_event(uint32_t lane, const struct simt_order_vc *ev)
 {
 	if (ev)
 		vc_join(&lanes[lane].vc, ev);
+}
+
+void simt_order_follow(uint32_t lane, uint32_t after)
+{
+	implicit(after);
+	vc_join(&lanes[after].vc, &host);
+	vc_join(&lanes[lane].vc, &lanes[after].vc);
 }
 
 void simt_order_wait_device(uint32_t lane, int device)

@@ -34,6 +34,7 @@ struct simt_order_op {
 	uint32_t base;             /* its clocks are above base */
 	uint32_t lane, seq;
 	uint32_t stream;           /* 0: a default stream, else its number */
+	uint32_t node;             /* a graph's node: its index + 1, else 0 */
 	int device;
 	const struct simt_module *mod;   /* kernel: its module, else NULL */
 	const char *name;          /* kernel (mangled) or API name */
@@ -44,6 +45,16 @@ struct simt_order_op {
 uint32_t simt_order_default_lane(int device);
 uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number);
 void simt_order_lane_free(uint32_t lane);
+/* A lane for nodes of an executable graph: a launch runs each node as an
+ * operation of its node's lane, which follows the lanes of the nodes it
+ * depends on (simt_order_follow), so nodes with no path between them are
+ * as unordered as two streams.  simt_order_node_label names the stream
+ * the graph is launched into and the node (index + 1) for reports. */
+uint32_t simt_order_node_lane(int device);
+void simt_order_node_label(uint32_t lane, uint32_t stream_lane, uint32_t node);
+/* The next operation of lane follows everything issued to `after` so far
+ * (and what `after`'s next operation would follow). */
+void simt_order_follow(uint32_t lane, uint32_t after);
 
 /* An operation issued to lane, with clocks above base; returns the fence:
  * every operation with clocks at most the fence is ordered before it
@@ -59,7 +70,8 @@ const struct simt_order_op *simt_order_unordered(uint32_t clk, uint32_t *lo,
 /* The highest clock such that every record at or below it comes from an
  * operation that is ordered before everything still to be issued. */
 uint32_t simt_order_retired(void);
-/* Whether more than the default streams exist or have existed. */
+/* Whether more than the default streams exist or have existed (graph
+ * node lanes count). */
 bool simt_order_streams(void);
 /* The current operation's description. */
 const struct simt_order_op *simt_order_current(void);

@@ -634,8 +634,19 @@ uint32_t simt_stream_lane(cudaStream_t s)
 	return simt_stream_lane_on(s, current);
 }
 
+static _Thread_local cudaStream_t sub_stream;
+static _Thread_local uint32_t sub_lane = UINT32_MAX;
+
+void simt_stream_lane_sub(cudaStream_t s, uint32_t lane)
+{
+	sub_stream = s;
+	sub_lane = lane;
+}
+
 uint32_t simt_stream_lane_on(cudaStream_t s, int device)
 {
+	if (sub_lane != UINT32_MAX && s == sub_stream)
+		return sub_lane;
 	return (uintptr_t)s <= 2 ? simt_order_default_lane(device) : s->lane;
 }
 

@@ -540,6 +540,9 @@ uint32_t simt_stream_lane(cudaStream_t s);
 void simt_host_sees(cudaStream_t s);
 /* The same, with a default stream taken as device's. */
 uint32_t simt_stream_lane_on(cudaStream_t s, int device);
+/* While lane is not UINT32_MAX, the calling thread's operations on
+ * stream s are issued to lane instead of the stream's (a graph node's). */
+void simt_stream_lane_sub(cudaStream_t s, uint32_t lane);
 
 /* ---- runtime state (runtime.c) ---- */
 
