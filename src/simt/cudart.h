@@ -318,6 +318,36 @@ struct cudaMemLocation {
 	int id;
 };
 
+/* Memory pools (mempool.c), laid out as the toolkit's driver_types.h. */
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+
+struct cudaMemPoolProps {
+	int allocType;
+	int handleTypes;
+	struct cudaMemLocation location;
+	void *win32SecurityAttributes;
+	size_t maxSize;
+	unsigned short usage;
+	unsigned char reserved[54];
+};
+
+struct cudaMemAccessDesc {
+	struct cudaMemLocation location;
+	int flags;
+};
+
+struct cudaMemPoolPtrExportData {
+	unsigned char reserved[64];
+};
+
+struct cudaMemAllocNodeParams {
+	struct cudaMemPoolProps poolProps;
+	const struct cudaMemAccessDesc *accessDescs;
+	size_t accessDescCount;
+	size_t bytesize;
+	void *dptr;
+};
+
 /* The launch attributes of cudaLaunchKernelEx that simt acts on; the
  * attribute's value is an int at the start of val. */
 enum cudaLaunchAttributeID {
@@ -376,6 +406,8 @@ enum cudaGraphNodeType {
 	cudaGraphNodeTypeEmpty = 0x05,
 	cudaGraphNodeTypeWaitEvent = 0x06,
 	cudaGraphNodeTypeEventRecord = 0x07,
+	cudaGraphNodeTypeMemAlloc = 0x0a,
+	cudaGraphNodeTypeMemFree = 0x0b,
 };
 
 enum cudaGraphExecUpdateResult {
@@ -599,6 +631,41 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
 				 unsigned flags, cudaStream_t stream);
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, int advice,
 			  struct cudaMemLocation location);
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
+				    cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool,
+			      const struct cudaMemPoolProps *props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void *value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void *value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool,
+				 const struct cudaMemAccessDesc *descs, size_t count);
+cudaError_t cudaMemPoolGetAccess(int *flags, cudaMemPool_t pool,
+				 struct cudaMemLocation *location);
+cudaError_t cudaMemPoolExportToShareableHandle(void *handle, cudaMemPool_t pool,
+					       int type, unsigned flags);
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *pool, void *handle,
+						 int type, unsigned flags);
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *data, void *ptr);
+cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t pool,
+				     struct cudaMemPoolPtrExportData *data);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     size_t numDependencies,
+				     struct cudaMemAllocNodeParams *nodeParams);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				    const cudaGraphNode_t *pDependencies,
+				    size_t numDependencies, void *dptr);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+					   struct cudaMemAllocNodeParams *params_out);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value);
 
 cudaError_t cudaStreamCreate(cudaStream_t *stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
@@ -845,6 +912,8 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const
                                      void *func, void **args);
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t
                                  stream);
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+					 cudaMemPool_t pool, cudaStream_t stream);
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct
                                       cudaMemLocation location, unsigned flags,
                                       cudaStream_t stream);

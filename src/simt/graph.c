@@ -270,6 +270,9 @@ static void node_free(struct CUgraphNode_st *n)
 		kernel_free(&n->u.kernel);
 	else if (n->type == cudaGraphNodeTypeGraph)
 		simt_graph_free(n->u.child);
+	else if ((n->type == cudaGraphNodeTypeMemAlloc ||
+		  n->type == cudaGraphNodeTypeMemFree) && n->u.mem)
+		simt_graph_mem_unref(n);
 	free(n->deps.v);
 	n->magic = 0;
 	free(n);
@@ -334,6 +337,13 @@ static void params_dup(struct CUgraphNode_st *to,
 		to->u.child = simt_graph_clone(from->u.child);
 	else
 		to->u = from->u;
+	/* an executable graph's copy of a memory node shares its allocation */
+	if (from->type == cudaGraphNodeTypeMemAlloc ||
+	    from->type == cudaGraphNodeTypeMemFree) {
+		simt_lock();
+		simt_graph_mem_ref(from);
+		simt_unlock();
+	}
 }
 
 struct CUgraph_st *simt_graph_clone(const struct CUgraph_st *g)
@@ -401,11 +411,21 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 	return cudaSuccess;
 }
 
+/* What CUDA does not allow with a graph that has memory nodes. */
+static cudaError_t mem_refused(const char *fn, const char *what)
+{
+	simt_warn("%s: a graph with memory allocation or free nodes cannot be %s",
+		  fn, what);
+	return fail(cudaErrorNotSupported);
+}
+
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
 	ENTER();
 	if (!pGraphClone || !simt_graph_ok(originalGraph))
 		return fail(cudaErrorInvalidValue);
+	if (simt_graph_mem_any(originalGraph))
+		return mem_refused("cudaGraphClone", "cloned");
 	*pGraphClone = simt_graph_clone(originalGraph);
 	return cudaSuccess;
 }
@@ -731,6 +751,8 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
 	ENTER();
 	if (!simt_graph_ok(childGraph) || childGraph == graph)
 		return fail(cudaErrorInvalidValue);
+	if (simt_graph_mem_any(childGraph))
+		return mem_refused("cudaGraphAddChildGraphNode", "a child graph");
 	e = add_node(pGraphNode, graph, pDependencies, numDependencies,
 		     cudaGraphNodeTypeGraph, &n);
 	if (e != cudaSuccess)
@@ -925,6 +947,8 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
 	(void)edgeData;
 	if (edges_ok(graph, from, to, numDependencies) != cudaSuccess)
 		return fail(cudaErrorInvalidValue);
+	if (simt_graph_mem_any(graph))
+		return mem_refused("cudaGraphRemoveDependencies", "changed so");
 	for (i = 0; i < numDependencies; i++)
 		if (!simt_graph_list_has(&to[i]->deps, from[i]))
 			return fail(cudaErrorInvalidValue);
@@ -941,6 +965,8 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
 	if (!node_ok(node))
 		return fail(cudaErrorInvalidValue);
 	g = node->graph;
+	if (simt_graph_mem_any(g))
+		return mem_refused("cudaGraphDestroyNode", "changed so");
 	for (i = 0; i < g->nodes.n; i++)
 		list_remove(&g->nodes.v[i]->deps, node);
 	list_remove(&g->nodes, node);
@@ -1037,11 +1063,15 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
 	*result = cudaGraphInstantiateError;
 	if (!out || !simt_graph_ok(graph))
 		return cudaErrorInvalidValue;
+	if (simt_graph_mem_any(graph) &&
+	    simt_graph_mem_exec(graph, true) != cudaSuccess)
+		return cudaErrorNotSupported;
 	x = simt_xcalloc(1, sizeof *x);
 	x->magic = EXEC_MAGIC;
 	x->flags = flags;
 	x->snap = simt_graph_clone(graph);
 	if (graph_order(x->snap) != 0) {
+		simt_graph_mem_exec(x->snap, false);
 		simt_graph_free(x->snap);
 		x->magic = 0;
 		free(x);
@@ -1100,12 +1130,14 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec,
 }
 
 static void lanes_free(struct CUgraph_st *g);
+static void lanes_move(struct CUgraph_st *from, struct CUgraph_st *to);
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
 	if (!exec_ok(graphExec))
 		return fail(cudaErrorInvalidValue);
 	lanes_free(graphExec->snap);
+	simt_graph_mem_exec(graphExec->snap, false);
 	simt_order_event_free(graphExec->last);
 	simt_graph_free(graphExec->snap);
 	free(graphExec->orig);
@@ -1252,6 +1284,11 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 			resultInfo->result = cudaGraphExecUpdateError;
 		return fail(cudaErrorInvalidValue);
 	}
+	if (simt_graph_mem_any(hGraphExec->snap) || simt_graph_mem_any(hGraph)) {
+		if (resultInfo)
+			resultInfo->result = cudaGraphExecUpdateErrorNotSupported;
+		return fail(cudaErrorGraphExecUpdateFailure);
+	}
 	if (!same_shape(hGraphExec->snap, hGraph, &bad, &r)) {
 		if (resultInfo) {
 			resultInfo->result = r;
@@ -1261,7 +1298,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 	}
 	snap = simt_graph_clone(hGraph);
 	graph_order(snap);
-	lanes_free(hGraphExec->snap);
+	lanes_move(hGraphExec->snap, snap);
 	simt_graph_free(hGraphExec->snap);
 	hGraphExec->snap = snap;
 	return cudaSuccess;
@@ -1394,6 +1431,31 @@ static void lanes_drop(struct CUgraph_st *g)
 	g->lanes = false;
 }
 
+/* An updated executable graph keeps its lanes: the new snapshot has the
+ * same nodes and dependencies (same_shape), so a node still depends on
+ * the one whose lane it goes on with, and a program that updates its
+ * graph every step does not make new lanes every step. */
+static void lanes_move(struct CUgraph_st *from, struct CUgraph_st *to)
+{
+	size_t i;
+
+	if (!from->lanes)
+		return;
+	for (i = 0; i < from->nodes.n; i++) {
+		struct CUgraphNode_st *a = from->nodes.v[i], *b = to->nodes.v[i];
+
+		b->lane = a->lane;
+		b->lane_passed = a->lane_passed;
+		b->done = a->done;
+		b->start = a->start;
+		a->done = a->start = NULL;
+		if (a->type == cudaGraphNodeTypeGraph)
+			lanes_move(a->u.child, b->u.child);
+	}
+	from->lanes = false;
+	to->lanes = true;
+}
+
 static void lanes_free(struct CUgraph_st *g)
 {
 	simt_lock();
@@ -1447,6 +1509,10 @@ static cudaError_t run_graph(const struct CUgraph_st *g,
 			simt_host_sees(launch_stream);
 			n->u.host.fn(n->u.host.userData);
 			break;
+		case cudaGraphNodeTypeMemAlloc:
+		case cudaGraphNodeTypeMemFree:
+			e = simt_graph_mem_run(n);
+			break;
 		case cudaGraphNodeTypeGraph:
 			e = run_graph(n->u.child, n->start, stream_lane, mine);
 			simt_lock();
@@ -1494,6 +1560,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 			return e == cudaSuccess ? e : fail(e);
 	}
 	snap = graphExec->snap;
+	/* cudaGraphInstantiateFlagAutoFreeOnLaunch is 1 */
+	e = simt_graph_mem_launch(snap, graphExec->flags & 1);
+	if (e != cudaSuccess)
+		return fail(e);
 	simt_lock();
 	lane = simt_stream_lane(stream);
 	if (!snap->lanes)

@@ -209,6 +209,39 @@ bool simt_capture_host(cudaHostFn_t fn, void *data, cudaStream_t s,
 	return capture_op(s, cudaGraphNodeTypeHost, fill_host, &p, err);
 }
 
+static cudaError_t fill_malloc(struct CUgraphNode_st *n, const void *arg)
+{
+	/* the node's address goes back through the parameters */
+	return simt_graph_mem_alloc_fill(n, (struct cudaMemAllocNodeParams *)(uintptr_t)arg);
+}
+
+bool simt_capture_malloc(void **ptr, size_t size, int d, cudaStream_t s,
+			 cudaError_t *err)
+{
+	struct cudaMemAllocNodeParams p;
+	bool taken;
+
+	memset(&p, 0, sizeof p);
+	p.poolProps.allocType = 1;          /* pinned */
+	p.poolProps.location.type = 1;      /* a device */
+	p.poolProps.location.id = d;
+	p.bytesize = size;
+	taken = capture_op(s, cudaGraphNodeTypeMemAlloc, fill_malloc, &p, err);
+	if (taken && *err == cudaSuccess)
+		*ptr = p.dptr;
+	return taken;
+}
+
+static cudaError_t fill_free(struct CUgraphNode_st *n, const void *arg)
+{
+	return simt_graph_mem_free_fill(n, (void *)(uintptr_t)arg);
+}
+
+bool simt_capture_free(void *p, cudaStream_t s, cudaError_t *err)
+{
+	return capture_op(s, cudaGraphNodeTypeMemFree, fill_free, p, err);
+}
+
 static cudaError_t fill_refuse(struct CUgraphNode_st *n, const void *arg)
 {
 	(void)n;

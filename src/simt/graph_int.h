@@ -49,6 +49,7 @@ struct CUgraphNode_st {
 		struct cudaMemsetParams set;
 		struct cudaHostNodeParams host;
 		struct CUgraph_st *child;
+		struct simt_gmem *mem;   /* memory allocation and free nodes */
 	} u;
 };
 
@@ -140,5 +141,23 @@ struct CUgraph_st *simt_graph_clone(const struct CUgraph_st *g);
 struct simt_stream_capture *simt_graph_member_of(cudaStream_t s, cudaError_t *err);
 void simt_graph_record(struct simt_stream_capture *m, struct CUgraphNode_st *n);
 bool simt_graph_capturing(const struct CUgraph_st *g);
+
+/* graph_mem.c: memory allocation and free nodes.  The fills give a new
+ * node of the graph its allocation (p->dptr set) or the allocation dptr
+ * names; ref/unref follow copies of such nodes. */
+cudaError_t simt_graph_mem_alloc_fill(struct CUgraphNode_st *n,
+				      struct cudaMemAllocNodeParams *p);
+cudaError_t simt_graph_mem_free_fill(struct CUgraphNode_st *n, void *dptr);
+void simt_graph_mem_ref(const struct CUgraphNode_st *n);
+void simt_graph_mem_unref(const struct CUgraphNode_st *n);
+/* Whether g has memory nodes. */
+bool simt_graph_mem_any(const struct CUgraph_st *g);
+/* Runs an allocation or free node. */
+cudaError_t simt_graph_mem_run(const struct CUgraphNode_st *n);
+/* Before launching g: allocations of its last launch still allocated are
+ * freed (auto_free) or refuse the launch. */
+cudaError_t simt_graph_mem_launch(const struct CUgraph_st *g, bool auto_free);
+/* An executable graph of g is made (taking) or destroyed. */
+cudaError_t simt_graph_mem_exec(const struct CUgraph_st *g, bool taking);
 
 #endif

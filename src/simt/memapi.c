@@ -113,12 +113,10 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 {
 	cudaError_t e;
 
-	if (simt_capture_live && simt_capture_refuse(stream, &e))
+	if (simt_capture_live && devPtr && size && simt_stream_valid(stream) &&
+	    simt_capture_malloc(devPtr, size, simt_stream_device(stream), stream, &e))
 		return e;
-	if (!simt_stream_valid(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	return alloc_on(devPtr, size, MEM_DEVICE, 0, false,
-			simt_stream_device(stream));
+	return simt_pool_malloc_async(devPtr, size, stream);
 }
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
@@ -162,9 +160,18 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
 	cudaError_t e;
 
-	if (simt_capture_live && simt_capture_refuse(stream, &e))
+	const struct simt_alloc *al;
+	int kind = MEM_DEVICE;
+
+	if (simt_capture_live && devPtr && simt_capture_free(devPtr, stream, &e))
 		return e;
-	return release(devPtr, MEM_DEVICE, false);
+	/* memory of a host pool is pinned host memory */
+	simt_lock();
+	al = simt_mem_find((uint64_t)(uintptr_t)devPtr, 1);
+	if (al && al->pool && al->base == (uint64_t)(uintptr_t)devPtr)
+		kind = al->kind;
+	simt_unlock();
+	return release(devPtr, kind, false);
 }
 
 cudaError_t cudaFreeHost(void *ptr)
@@ -271,9 +278,14 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr,
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
 	const struct cudaDeviceProp *p = &simt_device()->prop;
-	uint64_t used = simt_mem_used(simt_current_device());
+	uint64_t used;
 
 	ENTER();
+	/* what the pools still hold after frees is taken too */
+	simt_lock();
+	used = simt_mem_used(simt_current_device()) +
+	       simt_pool_cached(simt_current_device());
+	simt_unlock();
 	if (free_bytes)
 		*free_bytes = used < p->totalGlobalMem ? p->totalGlobalMem - used : 0;
 	if (total)

@@ -122,7 +122,19 @@ int simt_mem_device(const void *p)
 
 bool simt_mem_reachable(const struct simt_alloc *al, int d)
 {
+	/* a pool's access list decides, not peer access */
+	if (al->pool)
+		return simt_pool_reaches(al->pool, d);
 	return al->device < 0 || simt_peer_enabled(d, al->device);
+}
+
+void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool)
+{
+	struct simt_alloc *al = (struct simt_alloc *)(uintptr_t)
+		simt_mem_find((uint64_t)(uintptr_t)p, 1);
+
+	if (al)
+		al->pool = pool;
 }
 
 /* Gives a new allocation its hazard shadow (what kernels can write) and,
@@ -231,15 +243,39 @@ int simt_mem_free(void *p, int kind)
 	}
 	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
 		used_bytes[al.ctx] -= (al.size + 255) / 256 * 256;
+	if (al.pool)
+		simt_pool_freed(al.pool, al.size);
 	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST))
 		simt_hs_forget(al.base);
 	hz_detach(&al);
 	remember_freed(&al);
-	if (al.mmapped)
+	if (al.gmem)
+		simt_gmem_unmapped(al.gmem);
+	else if (al.mmapped)
 		munmap(p, (al.size + 255) / 256 * 256);
 	else
 		free(p);
 	return 0;
+}
+
+bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g)
+{
+	struct simt_alloc al = {0};
+	size_t round = (size + 255) / 256 * 256;
+
+	if (round < size || used_bytes[d] + round > simt_device()->prop.totalGlobalMem ||
+	    used_total() + round > host_limit())
+		return false;
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = MEM_DEVICE;
+	al.ctx = d;
+	al.device = d;
+	al.gmem = g;
+	hz_attach(&al);
+	table_insert(&al);
+	used_bytes[d] += round;
+	return true;
 }
 
 void simt_mem_touch(const struct simt_alloc *al, uint32_t base)
@@ -444,6 +480,17 @@ void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
 {
 	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
 	describe_alloc(b, al);
+	if (al->pool) {
+		if (simt_pool_host(al->pool))
+			simt_buf_printf(b, " of a host memory pool");
+		else
+			simt_buf_printf(b, " of a memory pool of device %d", al->device);
+		simt_buf_printf(b, " by a kernel on device %d, which the pool gives "
+				"no access (give it with cudaMemPoolSetAccess; "
+				"cudaDeviceEnablePeerAccess does not apply to pool "
+				"memory)", d);
+		return;
+	}
 	simt_buf_printf(b, " of device %d by a kernel on device %d, which has "
 			"no peer access to device %d (enable it with "
 			"cudaDeviceEnablePeerAccess(%d, 0) while device %d is "

@@ -74,6 +74,12 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream
 	return cudaMallocAsync(devPtr, size, pt(stream));
 }
 
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+					 cudaMemPool_t pool, cudaStream_t stream)
+{
+	return cudaMallocFromPoolAsync(ptr, size, pool, pt(stream));
+}
+
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned flags, cudaStream_t stream)
 {
 	return cudaMemPrefetchAsync(devPtr, count, location, flags, pt(stream));

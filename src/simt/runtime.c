@@ -411,6 +411,7 @@ cudaError_t cudaDeviceSynchronize(void)
 		return simt_capture_sync(NULL, true);
 	simt_lock();
 	simt_order_host_device(current);
+	simt_pool_settle();
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -426,6 +427,7 @@ cudaError_t cudaDeviceReset(void)
 	simt_lock();
 	sticky[d] = cudaSuccess;
 	simt_mem_reset(d);
+	simt_pool_reset(d);
 	destroy_streams_events(d);
 	device_flags[d] = 0;
 	for (e = 0; e < SIMT_MAX_GPUS; e++)
@@ -728,6 +730,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 		return simt_capture_sync(stream, false);
 	simt_lock();
 	simt_order_host_lane(simt_stream_lane(stream));
+	simt_pool_settle();
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -895,6 +898,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 		return simt_capture_event_use(event);
 	simt_lock();
 	simt_order_host_event(event->order);
+	simt_pool_settle();
 	simt_unlock();
 	return cudaSuccess;
 }

@@ -452,6 +452,11 @@ struct simt_alloc {
 	/* Managed and pinned memory: the base clock of the last launch or
 	 * copy that reached it (hostsync.c looks at no other). */
 	uint32_t touched;
+	/* The memory pool it came from (mempool.c), or NULL. */
+	struct CUmemPoolHandle_st *pool;
+	/* A graph allocation (graph_mem.c): memory simt_mem_place put in
+	 * the table at a fixed address, which freeing gives back to it. */
+	struct simt_gmem *gmem;
 };
 
 /* Marks managed or pinned memory as reached by the operation with clocks
@@ -464,6 +469,40 @@ uint32_t simt_mem_touched(uint64_t base);
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
+/* Marks allocation p as one of pool's (mempool.c). */
+void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool);
+/* Puts size bytes at p (mapped by the caller) in the table as device
+ * memory of device d belonging to graph allocation g; false when the
+ * device has no room. */
+bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g);
+/* graph_mem.c: the allocation of g was freed (by any call). */
+void simt_gmem_unmapped(struct simt_gmem *g);
+
+/* ---- memory pools (mempool.c); simt_lock held unless said ---- */
+
+/* An allocation of size bytes was taken from p, or given back. */
+void simt_pool_took(struct CUmemPoolHandle_st *p, uint64_t size);
+void simt_pool_freed(struct CUmemPoolHandle_st *p, uint64_t size);
+/* The access list of a graph allocation on device d, as a pool nobody
+ * can name; released with simt_pool_graph_drop. */
+struct CUmemPoolHandle_st *simt_pool_graph_new(int d);
+void simt_pool_graph_drop(struct CUmemPoolHandle_st *p);
+bool simt_pool_graph(const struct CUmemPoolHandle_st *p);
+/* Sets the access of device d (cudaMemAccessFlags) to p's memory. */
+void simt_pool_access(struct CUmemPoolHandle_st *p, int d, int flags);
+/* Whether device d may access p's allocations. */
+bool simt_pool_reaches(const struct CUmemPoolHandle_st *p, int d);
+bool simt_pool_host(const struct CUmemPoolHandle_st *p);
+/* A synchronization: pools over their release threshold shrink. */
+void simt_pool_settle(void);
+/* Freed bytes device d's pools still hold. */
+uint64_t simt_pool_cached(int d);
+/* Device d was reset: its pools hold nothing and its current pool is the
+ * default one. */
+void simt_pool_reset(int d);
+/* cudaMallocAsync: from the current pool of the stream's device (no lock
+ * held). */
+cudaError_t simt_pool_malloc_async(void **ptr, size_t size, cudaStream_t stream);
 /* Tracks memory simt did not allocate (module variables, registrations). */
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 		    bool readonly);
@@ -642,9 +681,15 @@ bool simt_capture_set(void *dst, size_t pitch, int value, size_t width,
 		      size_t height, cudaStream_t s, cudaError_t *err);
 bool simt_capture_host(cudaHostFn_t fn, void *data, cudaStream_t s,
 		       cudaError_t *err);
-/* Calls that cannot be captured at all (stream callbacks, stream-ordered
- * allocation): refused on a capturing stream. */
+/* Calls that cannot be captured at all (stream callbacks): refused on a
+ * capturing stream. */
 bool simt_capture_refuse(cudaStream_t s, cudaError_t *err);
+/* cudaMallocAsync and cudaFreeAsync on a capturing stream: a memory
+ * allocation node (of size bytes on device d; *ptr its address) or a
+ * free node. */
+bool simt_capture_malloc(void **ptr, size_t size, int d, cudaStream_t s,
+			 cudaError_t *err);
+bool simt_capture_free(void *p, cudaStream_t s, cudaError_t *err);
 bool simt_capture_event_record(cudaEvent_t e, cudaStream_t s,
 			       cudaError_t *err);
 bool simt_capture_event_wait(cudaStream_t s, cudaEvent_t e, unsigned flags,
