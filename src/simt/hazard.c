@@ -558,7 +558,7 @@ void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 
 /* Why a barrier-misuse report was made (part of its identity). */
 enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
-       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST };
+       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST, WHY_ASYNC_AGAIN };
 
 struct hz_async {
 	uint32_t off;
@@ -834,6 +834,11 @@ static char *race_message(const struct hz_report *r)
 	else if (r->why == WHY_NOT_WAITED)
 		simt_buf_printf(&b, ", the copy was not waited for "
 				"(cp.async.wait_group or wait_all, then a barrier)");
+	else if (r->why == WHY_ASYNC_AGAIN)
+		simt_buf_printf(&b, ", two asynchronous copies of one thread to "
+				"the same bytes in flight at once (wait for the first "
+				"one, cp.async.wait_group or the pipeline's "
+				"consumer_wait, before its buffer is reused)");
 	else
 		simt_buf_printf(&b, ", no synchronization orders them");
 	return b.s;
@@ -3529,7 +3534,9 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 		rec_load(&r, &wd->w);
 		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
 		    !ordered(hb, tid, &r))
-			report_race(bc, SP_SHARED, &r, true, tid, pc, AC_ASYNC, 0);
+			report_race(bc, SP_SHARED, &r, true, tid, pc, AC_ASYNC,
+				    (r.flags & HZR_ASYNC) && r.tid == tid
+				    ? WHY_ASYNC_AGAIN : 0);
 		rec_load(&r, &wd->r);
 		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
 		    !ordered(hb, tid, &r))
@@ -3979,6 +3986,11 @@ int simt_hz_touched(uint64_t base, uint32_t lo, uint32_t hi)
 			how |= 1;
 	}
 	return how;
+}
+
+bool simt_hz_rec_strong(const struct hz_rec *r)
+{
+	return (r->flags & HZR_STRONG) && !(r->flags & HZR_CTA);
 }
 
 bool simt_hz_granule_rec(uint64_t base, uint64_t off, bool w, struct hz_rec *out)

@@ -227,6 +227,10 @@ void simt_hs_settle(void);
  * op (r: its record, r_write: a write). */
 int simt_hz_touched(uint64_t base, uint32_t lo, uint32_t hi);
 bool simt_hz_granule_rec(uint64_t base, uint64_t off, bool w, struct hz_rec *out);
+/* Whether the access recorded in r was strong beyond its block (atomic,
+ * volatile, relaxed, acquire or release at GPU or system scope): a flag
+ * the host and a kernel hand to each other, which is no race. */
+bool simt_hz_rec_strong(const struct hz_rec *r);
 struct simt_order_op;
 void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 			 bool r_write, bool host_write, uint64_t base, uint64_t off);

@@ -221,7 +221,10 @@ static void check_access(const struct tracked *t, uint64_t off, bool write)
 	struct hz_rec r;
 	uint32_t j;
 
-	if (simt_hz_granule_rec(t->base, off, true, &r))
+	/* a strong device access is one side of a flag (a kernel spinning
+	 * on a volatile read until the host writes it, say): the host's
+	 * side is taken to be strong too, which simt cannot see */
+	if (simt_hz_granule_rec(t->base, off, true, &r) && !simt_hz_rec_strong(&r))
 		for (j = 0; j < t->npend; j++) {
 			const struct pend *p = &t->pend[j];
 
@@ -230,7 +233,8 @@ static void check_access(const struct tracked *t, uint64_t off, bool write)
 				return;
 			}
 		}
-	if (!write || !simt_hz_granule_rec(t->base, off, false, &r))
+	if (!write || !simt_hz_granule_rec(t->base, off, false, &r) ||
+	    simt_hz_rec_strong(&r))
 		return;
 	for (j = 0; j < t->npend; j++) {
 		const struct pend *p = &t->pend[j];

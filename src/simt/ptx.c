@@ -1137,6 +1137,77 @@ static void push_chain(struct ptx_parser *ps)
 	ps->cur_file = 0;
 }
 
+static bool loc_eq(const struct ptx_loc *a, const struct ptx_loc *b)
+{
+	return a->file == b->file && a->line == b->line && a->col == b->col;
+}
+
+static uint32_t loc_hash(const struct ptx_loc *l, uint32_t cap)
+{
+	return (l->file * 2654435761u ^ l->line * 40503u ^ l->col) & (cap - 1);
+}
+
+/* The slot of child in the inline table (empty: line 0). */
+static struct ptx_loc *inl_slot(struct ptx_parser *ps, const struct ptx_loc *child)
+{
+	uint32_t i = loc_hash(child, ps->inl_cap);
+
+	while (ps->inl[i][0].line && !loc_eq(&ps->inl[i][0], child))
+		i = (i + 1) & (ps->inl_cap - 1);
+	return ps->inl[i];
+}
+
+static void inl_note(struct ptx_parser *ps, const struct ptx_loc *child,
+		     const struct ptx_loc *parent)
+{
+	struct ptx_loc *e;
+
+	if (!child->line)
+		return;
+	if (2 * (ps->inl_n + 1) > ps->inl_cap) {
+		struct ptx_loc (*old)[2] = ps->inl;
+		uint32_t cap = ps->inl_cap, i;
+
+		ps->inl_cap = cap ? 2 * cap : 256;
+		ps->inl = simt_xcalloc(ps->inl_cap, sizeof *ps->inl);
+		for (i = 0; i < cap; i++)
+			if (old[i][0].line) {
+				e = inl_slot(ps, &old[i][0]);
+				e[0] = old[i][0];
+				e[1] = old[i][1];
+			}
+		free(old);
+	}
+	e = inl_slot(ps, child);
+	if (!e[0].line)
+		ps->inl_n++;
+	e[0] = *child;
+	e[1] = *parent;
+}
+
+/* Rebuilds the frames around `at` from where it was last seen inlined,
+ * outermost first, into ps->locs (empty on entry). */
+static void inl_rebuild(struct ptx_parser *ps, const struct ptx_loc *at)
+{
+	struct ptx_loc up[16];
+	int n = 0, i;
+
+	up[n++] = *at;
+	while (n < 15 && ps->inl_cap) {
+		const struct ptx_loc *e = inl_slot(ps, &up[n - 1]);
+
+		if (!e[0].line)
+			break;
+		for (i = 0; i < n && !loc_eq(&up[i], &e[1]); i++)
+			;
+		if (i < n)
+			break;          /* a cycle: stop */
+		up[n++] = e[1];
+	}
+	for (i = n; i-- > 0;)
+		ps->locs[ps->nlocs++] = up[i];
+}
+
 static void parse_loc(struct ptx_parser *ps)
 {
 	struct ptx_loc l;
@@ -1169,6 +1240,7 @@ static void parse_loc(struct ptx_parser *ps)
 			}
 		}
 		if (inlined) {
+			inl_note(ps, &l, &at);
 			while (ps->nlocs > 0) {
 				struct ptx_loc *t = &ps->locs[ps->nlocs - 1];
 
@@ -1178,7 +1250,7 @@ static void parse_loc(struct ptx_parser *ps)
 				ps->nlocs--;
 			}
 			if (ps->nlocs == 0)
-				ps->locs[ps->nlocs++] = at;
+				inl_rebuild(ps, &at);
 			if (ps->nlocs < 16)
 				ps->locs[ps->nlocs++] = l;
 			push_chain(ps);
@@ -1646,6 +1718,7 @@ static void parser_free(struct ptx_parser *ps)
 	free(ps->pool);
 	free(ps->chain);
 	free(ps->chain_start);
+	free(ps->inl);
 }
 
 int simt_ptx_load(struct simt_module *mod, const char *text, size_t len)

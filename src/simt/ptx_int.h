@@ -132,6 +132,11 @@ struct ptx_parser {
 	uint32_t nchain, capchain;
 	uint32_t *chain_start;
 	uint32_t nchains, capchains;
+	/* Where each inlined location was last seen inlined (child ->
+	 * parent, open addressing), to rebuild a chain whose outer frames
+	 * a plain .loc in between made the parser forget. */
+	struct ptx_loc (*inl)[2];
+	uint32_t inl_cap, inl_n;
 	/* const-row dedup table */
 	uint64_t *ctab_key;
 	uint32_t *ctab_row;

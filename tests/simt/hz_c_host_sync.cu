@@ -7,7 +7,9 @@
 // the page it writes and on another page) read and written before any
 // synchronization; pinned memory filled by the host, then copied to the
 // device by an asynchronous copy that the host waits for before reusing
-// it; and a stream callback that consumes a copy's result.
+// it; a stream callback that consumes a copy's result; and a flag
+// handshake in pinned memory through volatile accesses on both sides (the
+// kernel says it has started, the host answers while it runs).
 #include "check.h"
 #define DONE(name) do { if (failures) return 1; printf("ok %s\n", name); return 0; } while (0)
 
@@ -20,6 +22,15 @@ __global__ void sum(const int *p, int *out, int n)
     for (int i = threadIdx.x; i < n; i += blockDim.x)
         s += p[i];
     atomicAdd(out, s);
+}
+
+__global__ void handshake(volatile int *started, volatile int *go, int *seen)
+{
+    *started = 1;
+    int k = 0;
+    while (*go == 0 && k < 1000)
+        k++;
+    *seen = k >= 0;
 }
 
 struct cb_data { const int *pin; int first; };
@@ -88,6 +99,20 @@ int main()
     CHECK(cudaStreamSynchronize(s));
     expect_eq("callback", 0, 0, cb.first);
     expect_eq("pin", 9, 9, pin[9]);
+
+    // a flag handshake: volatile on both sides is no race
+    int *flags;
+    CHECK(cudaMallocHost(&flags, 2 * sizeof(int)));
+    volatile int *started = flags, *go = flags + 1;
+    *started = 0;
+    *go = 0;
+    handshake<<<1, 1, 0, s>>>(started, go, d);
+    while (*started == 0)
+        ;
+    *go = 1;
+    CHECK(cudaStreamSynchronize(s));
+    expect_eq("go", 0, 1, *go);
+    CHECK(cudaFreeHost(flags));
     CHECK(cudaFreeHost(pin));
     CHECK(cudaFree(m));
     DONE("hz_c_host_sync");
