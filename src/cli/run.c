@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,6 +137,46 @@ static char *program_name(const char *source)
 	return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 }
 
+/* After a failed link for simt: the CUDA, cuBLAS and NCCL functions the
+ * linker missed are ones simt does not implement; one line names them. */
+static void simt_missing(const char *log)
+{
+	static const char *const libs[] = { "cuda", "cublas", "nccl" };
+	static const char mark[] = "undefined reference to `";
+	char **names = NULL;
+	size_t n = 0;
+	const char *s = log;
+
+	while ((s = strstr(s, mark)) != NULL) {
+		const char *b = s + sizeof mark - 1, *e = strchr(b, '\'');
+		bool ours = false, seen = false;
+
+		s = b;
+		if (!e)
+			break;
+		/* the runtime, cuBLAS(Lt), NCCL and the driver API (cuXxx) */
+		for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+			ours |= strncmp(b, libs[i], strlen(libs[i])) == 0;
+		ours |= b[0] == 'c' && b[1] == 'u' && b[2] >= 'A' && b[2] <= 'Z';
+		for (size_t i = 0; ours && i < n; i++)
+			seen |= strlen(names[i]) == (size_t)(e - b) &&
+				strncmp(names[i], b, (size_t)(e - b)) == 0;
+		if (!ours || seen)
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof *names);
+		names[n++] = xstrndup(b, (size_t)(e - b));
+	}
+	if (!n)
+		return;
+	fprintf(stderr, "cudalab: run: simt does not implement ");
+	for (size_t i = 0; i < n; i++) {
+		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+	fprintf(stderr, " (README, \"What simt does not do yet\", lists what is missing)\n");
+	free(names);
+}
+
 static int build_and_run(struct cli *c, struct run_args *a, const struct run_probe *probe,
 			 enum run_backend b)
 {
@@ -151,6 +192,8 @@ static int build_and_run(struct cli *c, struct run_args *a, const struct run_pro
 		return rc;
 	}
 	fputs(log, stderr);
+	if (rc > 0 && b == BACKEND_SIMT)
+		simt_missing(log);
 	free(log);
 	if (rc > 0)
 		return EXIT_COMPILE;

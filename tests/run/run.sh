@@ -697,6 +697,10 @@ run_signal_timeout_compile_error() {
 	cl run "$FIX/programs/broken.cu"
 	expect_rc 125
 	expect_err "broken.cu(3): error"
+	# what simt lacks is named after the linker's own lines
+	cl run --backend simt "$FIX/programs/conditional.cu"
+	expect_rc 125
+	expect_err "cudalab: run: simt does not implement cudaGraphConditionalHandleCreate, cudaGraphAddNode ("
 }
 
 # The GPU bench report (tests/bench/exercises.sh) from recorded results:
