@@ -199,25 +199,26 @@ bool simt_graph_mem_any(const struct CUgraph_st *g)
 	return false;
 }
 
-cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-				     const cudaGraphNode_t *pDependencies,
-				     size_t numDependencies,
-				     struct cudaMemAllocNodeParams *nodeParams)
+/* Adds a node of type to graph, which fill() gives its allocation. */
+static cudaError_t add_mem_node(cudaGraphNode_t *out, cudaGraph_t graph,
+				const cudaGraphNode_t *deps, size_t ndeps,
+				enum cudaGraphNodeType type,
+				cudaError_t (*fill)(struct CUgraphNode_st *, void *),
+				void *arg)
 {
 	struct CUgraphNode_st *n;
 	cudaError_t e;
 
 	simt_init();
-	if (!pGraphNode || !nodeParams || !simt_graph_ok(graph))
+	if (!out || !simt_graph_ok(graph))
 		return fail(cudaErrorInvalidValue);
 	simt_lock();
-	e = simt_graph_deps_ok(graph, pDependencies, numDependencies);
+	e = simt_graph_deps_ok(graph, deps, ndeps);
 	if (e == cudaSuccess) {
-		n = simt_graph_node_add(graph, cudaGraphNodeTypeMemAlloc,
-					pDependencies, numDependencies);
-		e = simt_graph_mem_alloc_fill(n, nodeParams);
+		n = simt_graph_node_add(graph, type, deps, ndeps);
+		e = fill(n, arg);
 		if (e == cudaSuccess)
-			*pGraphNode = n;
+			*out = n;
 		else
 			simt_graph_drop_last(graph);
 	}
@@ -225,29 +226,28 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 	return e == cudaSuccess ? e : fail(e);
 }
 
+static cudaError_t fill_alloc(struct CUgraphNode_st *n, void *arg)
+{
+	return simt_graph_mem_alloc_fill(n, arg);
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+				     const cudaGraphNode_t *pDependencies,
+				     size_t numDependencies,
+				     struct cudaMemAllocNodeParams *nodeParams)
+{
+	if (!nodeParams)
+		return fail(cudaErrorInvalidValue);
+	return add_mem_node(pGraphNode, graph, pDependencies, numDependencies,
+			    cudaGraphNodeTypeMemAlloc, fill_alloc, nodeParams);
+}
+
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
 				    const cudaGraphNode_t *pDependencies,
 				    size_t numDependencies, void *dptr)
 {
-	struct CUgraphNode_st *n;
-	cudaError_t e;
-
-	simt_init();
-	if (!pGraphNode || !simt_graph_ok(graph))
-		return fail(cudaErrorInvalidValue);
-	simt_lock();
-	e = simt_graph_deps_ok(graph, pDependencies, numDependencies);
-	if (e == cudaSuccess) {
-		n = simt_graph_node_add(graph, cudaGraphNodeTypeMemFree,
-					pDependencies, numDependencies);
-		e = simt_graph_mem_free_fill(n, dptr);
-		if (e == cudaSuccess)
-			*pGraphNode = n;
-		else
-			simt_graph_drop_last(graph);
-	}
-	simt_unlock();
-	return e == cudaSuccess ? e : fail(e);
+	return add_mem_node(pGraphNode, graph, pDependencies, numDependencies,
+			    cudaGraphNodeTypeMemFree, simt_graph_mem_free_fill, dptr);
 }
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
@@ -380,17 +380,24 @@ cudaError_t cudaDeviceGraphMemTrim(int device)
 	return cudaSuccess;
 }
 
+/* The arguments of the graph memory attribute calls. */
+static cudaError_t attr_args(int device, const void *value)
+{
+	simt_init();
+	if (device < 0 || device >= simt_device_count())
+		return cudaErrorInvalidDevice;
+	return value ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 enum { GM_USED = 0, GM_USED_HIGH = 1, GM_RESERVED = 2, GM_RESERVED_HIGH = 3 };
 
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value)
 {
+	cudaError_t e = attr_args(device, value);
 	uint64_t v;
 
-	simt_init();
-	if (device < 0 || device >= simt_device_count())
-		return fail(cudaErrorInvalidDevice);
-	if (!value)
-		return fail(cudaErrorInvalidValue);
+	if (e != cudaSuccess)
+		return fail(e);
 	simt_lock();
 	/* the memory associated with graphs and the allocator's are the
 	 * same memory here */
@@ -414,13 +421,11 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, int attr, void *value)
 
 cudaError_t cudaDeviceSetGraphMemAttribute(int device, int attr, void *value)
 {
+	cudaError_t e = attr_args(device, value);
 	uint64_t v;
 
-	simt_init();
-	if (device < 0 || device >= simt_device_count())
-		return fail(cudaErrorInvalidDevice);
-	if (!value)
-		return fail(cudaErrorInvalidValue);
+	if (e != cudaSuccess)
+		return fail(e);
 	memcpy(&v, value, sizeof v);
 	/* only the high-water marks, and only back to the current figure */
 	if ((attr != GM_USED_HIGH && attr != GM_RESERVED_HIGH) || v)

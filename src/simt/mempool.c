@@ -111,6 +111,16 @@ static bool pool_ok(const struct CUmemPoolHandle_st *p)
 	return p->magic == POOL_MAGIC && !p->destroyed;
 }
 
+/* Takes simt_lock when pool is one the program may use. */
+static bool lock_pool(const struct CUmemPoolHandle_st *p)
+{
+	simt_lock();
+	if (pool_ok(p))
+		return true;
+	simt_unlock();
+	return false;
+}
+
 static uint64_t reserved(const struct CUmemPoolHandle_st *p)
 {
 	return p->used + p->cached;
@@ -313,7 +323,7 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
 
 /* ---- pools ---- */
 
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
+static cudaError_t get_pool(cudaMemPool_t *pool, int device, bool dflt)
 {
 	simt_init();
 	if (!device_ok(device))
@@ -321,22 +331,19 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
 	if (!pool)
 		return fail(cudaErrorInvalidValue);
 	simt_lock();
-	*pool = default_pool(device);
+	*pool = dflt ? default_pool(device) : current_pool(device);
 	simt_unlock();
 	return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
+{
+	return get_pool(pool, device, true);
+}
+
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device)
 {
-	simt_init();
-	if (!device_ok(device))
-		return fail(cudaErrorInvalidDevice);
-	if (!pool)
-		return fail(cudaErrorInvalidValue);
-	simt_lock();
-	*pool = current_pool(device);
-	simt_unlock();
-	return cudaSuccess;
+	return get_pool(pool, device, false);
 }
 
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
@@ -444,11 +451,8 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, int attr, void *value)
 		return fail(cudaErrorInvalidValue);
 	if (u64_attr(attr))
 		memcpy(&v, value, sizeof v);
-	simt_lock();
-	if (!pool_ok(pool)) {
-		simt_unlock();
+	if (!lock_pool(pool))
 		return fail(cudaErrorInvalidValue);
-	}
 	switch (attr) {
 	case ATTR_FOLLOW_EVENTS:
 	case ATTR_OPPORTUNISTIC:
@@ -482,11 +486,8 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, int attr, void *value)
 	simt_init();
 	if (!value)
 		return fail(cudaErrorInvalidValue);
-	simt_lock();
-	if (!pool_ok(pool)) {
-		simt_unlock();
+	if (!lock_pool(pool))
 		return fail(cudaErrorInvalidValue);
-	}
 	switch (attr) {
 	case ATTR_FOLLOW_EVENTS:
 	case ATTR_OPPORTUNISTIC:
@@ -529,11 +530,8 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool,
 	simt_init();
 	if (!descs && count)
 		return fail(cudaErrorInvalidValue);
-	simt_lock();
-	if (!pool_ok(pool)) {
-		simt_unlock();
+	if (!lock_pool(pool))
 		return fail(cudaErrorInvalidValue);
-	}
 	/* all or nothing: every descriptor is checked first */
 	for (i = 0; i < count; i++) {
 		const struct cudaMemAccessDesc *a = &descs[i];
