@@ -2316,7 +2316,14 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 		if (r.clk <= base || (shared && r.block != blk)) {
 			rec_store(&wd->r, &me);
 		} else if ((r.block == blk && r.tid == tid) || ordered(hb, tid, &r)) {
-			me.mask |= r.mask;
+			/* the record keeps only bytes read at its own thread
+			 * and clock: bytes read earlier (by another thread, or
+			 * by this one before a barrier) kept under this read's
+			 * name and clock would make a later write that is
+			 * ordered after that earlier read look like a race
+			 * with this one (2-byte elements share a granule) */
+			if (r.block == blk && r.tid == tid && r.clk == me.clk)
+				me.mask |= r.mask;
 			if (memcmp(&r, &me, sizeof r) != 0)
 				rec_store(&wd->r, &me);
 		} else if (mask & ~r.mask) {
