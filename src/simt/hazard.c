@@ -4102,7 +4102,7 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 			"\"operation\":", acc_words[r->acc[i]]);
 		json_str(f, r->xs[i].name);
 		if (r->xs[i].stream == UINT32_MAX)
-			fputs(",\"stream\":null,\"device\":null}", f);
+			fputs(",\"stream\":null,\"device\":null", f);
 		else
 			fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 				r->xs[i].device);

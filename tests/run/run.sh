@@ -373,6 +373,27 @@ ring_without_events_is_a_hazard() {
 	json_expect "d['simt']['total']['hazards'] == sum(h['count'] for h in d['simt']['hazards']['hazards'])"
 }
 
+# Races met outside kernels reach the verdict too: simt's report file must
+# stay readable when a site is the host (no stream) or a graph node, or
+# `cudalab run` would count no hazards and exit with the program's 0.
+host_and_graph_races_reach_the_verdict() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	runsimt() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$T/hg-home" CUDALAB_SIMT_LIB="$lib" \
+		"$BIN" run --backend simt -I "$SRC/tests/simt" "$@"; }
+	runsimt "$SRC/tests/simt/hz_b_host_sync.cu"
+	expect_rc 123
+	expect_err "and a host read of managed memory"
+	expect_err "simt reported 3 hazards (above); exit status 123 (the program's own was 0)"
+	runsimt "$SRC/tests/simt/hz_b_graph_branches.cu"
+	expect_rc 123
+	expect_err "in branches of a graph with no path of dependencies between them"
+	expect_err "simt reported 3 hazards (above); exit status 123 (the program's own was 0)"
+}
+
 # A kernel that never ends is stopped within a few seconds of emulation,
 # not at the wall-clock limit: the reference solution's longest launch,
 # measured once and kept in the cache, sets the budget; the verdict is a
@@ -743,7 +764,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors; do
