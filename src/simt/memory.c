@@ -161,6 +161,26 @@ void *simt_mem_alloc(size_t size, int kind, unsigned flags)
 	return simt_mem_alloc_on(size, kind, flags, simt_current_device());
 }
 
+/* Whether size more bytes of device memory fit on device ctx, and all
+ * devices together within what the host can back. */
+static bool fits(int ctx, size_t size)
+{
+	size_t round = (size + 255) / 256 * 256;
+
+	return round >= size && used_bytes[ctx] + round <= simt_device()->prop.totalGlobalMem &&
+	       used_total() + round <= host_limit();
+}
+
+/* Puts a new allocation in the table, with its hazard records, and counts
+ * device and managed memory against its device. */
+static void enter(struct simt_alloc *al)
+{
+	hz_attach(al);
+	table_insert(al);
+	if (al->kind == MEM_DEVICE || al->kind == MEM_MANAGED)
+		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
+}
+
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 {
 	struct simt_alloc al = {0};
@@ -172,15 +192,8 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 
 	if (size == 0)
 		return NULL;
-	/* within the device's memory, and all devices together within what
-	 * the host can back */
-	if (kind == MEM_DEVICE || kind == MEM_MANAGED) {
-		uint64_t dev = simt_device()->prop.totalGlobalMem;
-
-		if (round < size || used_bytes[ctx] + round > dev ||
-		    used_total() + round > host_limit())
-			return NULL;
-	}
+	if ((kind == MEM_DEVICE || kind == MEM_MANAGED) && !fits(ctx, size))
+		return NULL;
 	if (own)
 		round = (round + 4095) & ~(size_t)4095;
 	if (round >= MMAP_MIN || own) {
@@ -201,12 +214,9 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	al.flags = flags;
 	al.ctx = ctx;
 	al.device = kind == MEM_DEVICE ? ctx : -1;
-	hz_attach(&al);
-	table_insert(&al);
+	enter(&al);
 	if (own && al.shadow)
 		simt_hs_track(al.base, al.size);
-	if (kind == MEM_DEVICE || kind == MEM_MANAGED)
-		used_bytes[ctx] += (size + 255) / 256 * 256;
 	return p;
 }
 
@@ -261,10 +271,8 @@ int simt_mem_free(void *p, int kind)
 bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g)
 {
 	struct simt_alloc al = {0};
-	size_t round = (size + 255) / 256 * 256;
 
-	if (round < size || used_bytes[d] + round > simt_device()->prop.totalGlobalMem ||
-	    used_total() + round > host_limit())
+	if (!fits(d, size))
 		return false;
 	al.base = (uint64_t)(uintptr_t)p;
 	al.size = size;
@@ -272,9 +280,7 @@ bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g)
 	al.ctx = d;
 	al.device = d;
 	al.gmem = g;
-	hz_attach(&al);
-	table_insert(&al);
-	used_bytes[d] += round;
+	enter(&al);
 	return true;
 }
 
@@ -480,6 +486,13 @@ void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
 {
 	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
 	describe_alloc(b, al);
+	if (al->pool && simt_pool_graph(al->pool)) {
+		simt_buf_printf(b, " of a graph allocation of device %d by a kernel "
+				"on device %d, which its allocation node gives no "
+				"access (name the device in the node's accessDescs)",
+				al->device, d);
+		return;
+	}
 	if (al->pool) {
 		if (simt_pool_host(al->pool))
 			simt_buf_printf(b, " of a host memory pool");

@@ -8,7 +8,8 @@
 // cudaMallocFromPoolAsync takes memory from any pool, and destroying a
 // current pool with an allocation outstanding gives the device its
 // default pool back; cudaMemPoolSetAccess lets a kernel on device 1 write
-// memory of a device-0 pool; and the errors of bad arguments.
+// memory of a device-0 pool, and an allocation node's accessDescs let it
+// write a graph allocation of device 0; and the errors of bad arguments.
 #include <cstdint>
 #include "check.h"
 #define DONE(name) do { if (failures) return 1; printf("ok %s\n", name); return 0; } while (0)
@@ -176,6 +177,37 @@ int main()
     expect_eq("default of 99", 0, (int)cudaErrorInvalidDevice,
               (int)cudaDeviceGetDefaultMemPool(&cur, 99));
     cudaGetLastError();
+    // a graph allocation of device 0 that its node lets device 1 write
+    cudaGraph_t g;
+    cudaGraphNode_t an;
+    cudaGraphExec_t x;
+    cudaMemAllocNodeParams ap = {};
+    ap.poolProps.allocType = cudaMemAllocationTypePinned;
+    ap.poolProps.location.type = cudaMemLocationTypeDevice;
+    ap.poolProps.location.id = 0;
+    cudaMemAccessDesc both[2] = {};
+    both[0].location = {cudaMemLocationTypeDevice, 0};
+    both[0].flags = cudaMemAccessFlagsProtReadWrite;
+    both[1].location = {cudaMemLocationTypeDevice, 1};
+    both[1].flags = cudaMemAccessFlagsProtReadWrite;
+    ap.accessDescs = both;
+    ap.accessDescCount = 2;
+    ap.bytesize = N * sizeof(int);
+    CHECK(cudaGraphCreate(&g, 0));
+    CHECK(cudaGraphAddMemAllocNode(&an, g, NULL, 0, &ap));
+    CHECK(cudaGraphInstantiate(&x, g, 0));
+    CHECK(cudaGraphLaunch(x, s));
+    CHECK(cudaStreamSynchronize(s));
+    int *ga = (int *)ap.dptr;
+    CHECK(cudaSetDevice(1));
+    iota<<<N / 256, 256>>>(ga, N, 40);
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMemcpy(got, ga, sizeof got, cudaMemcpyDeviceToHost));
+    expect_eq("graph allocation written by device 1", N - 1, N - 1 + 40, got[N - 1]);
+    CHECK(cudaFree(ga));
+    CHECK(cudaGraphExecDestroy(x));
+    CHECK(cudaGraphDestroy(g));
     CHECK(cudaStreamDestroy(s));
     DONE("mempool");
 }
