@@ -448,6 +448,18 @@ static void mark_written(const struct blas_mat *x, int64_t rows,
 	}
 }
 
+/* Opens a call as an operation of the handle's stream for the hazard
+ * checks (order.h); the host waits for one that returns its result to the
+ * host.  simt_lock held; simt_hz_op_end(lane) closes it. */
+static uint32_t blas_open(const char *fn, cublasHandle_t h, bool host_result)
+{
+	uint32_t lane = simt_stream_lane(h->stream);
+
+	simt_hz_op_begin(lane, host_result &&
+			 h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE, fn);
+	return lane;
+}
+
 /* The documented CUBLAS_STATUS_INVALID_VALUE cases of a GEMM, each said
  * on stderr with the values that break it. */
 static cublasStatus_t gemm_args_ok(const struct gemm_args *g)
@@ -524,9 +536,7 @@ static cublasStatus_t gemm(struct gemm_args *g)
 	bg.c = g->c;
 	bg.d = g->c;
 	simt_lock();
-	/* an operation of the handle's stream for the hazard checks */
-	lane = simt_stream_lane(g->h->stream);
-	simt_hz_op_begin(lane, false, g->fn);
+	lane = blas_open(g->fn, g->h, false);
 	if (reads_ab) {
 		simt_blas_order_mat(&g->a, g->transa == CUBLAS_OP_N ? g->m : g->k,
 				    g->transa == CUBLAS_OP_N ? g->k : g->m, g->batch, false);
@@ -811,8 +821,7 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 	if (!simt_blas_range(fn, "C", dims, C, lo * 4, hi * 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = simt_stream_lane(h->stream);
-	simt_hz_op_begin(lane, false, fn);
+	lane = blas_open(fn, h, false);
 	if (al != 0)
 		simt_blas_order_mat(&am, ta == CUBLAS_OP_N ? m : n,
 				    ta == CUBLAS_OP_N ? n : m, 1, false);
@@ -879,17 +888,6 @@ static void vec_order(const void *x, int n, int inc, size_t es, bool write)
 				 es, write);
 }
 
-/* Opens a level-1 call as an operation of the handle's stream; the host
- * waits for one that returns its result to the host.  simt_lock held. */
-static uint32_t l1_open(const char *fn, cublasHandle_t h, bool host_result)
-{
-	uint32_t lane = simt_stream_lane(h->stream);
-
-	simt_hz_op_begin(lane, host_result &&
-			 h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE, fn);
-	return lane;
-}
-
 /* Stores a result to the host or, in device pointer mode, to device
  * memory. */
 static bool put_result(const char *fn, cublasHandle_t h, float *res, float v)
@@ -937,7 +935,7 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 	    !vec_ok(fn, "y", y, n, incy, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = l1_open(fn, h, false);
+	lane = blas_open(fn, h, false);
 	vec_order(x, n, incx, 4, false);
 	vec_order(y, n, incy, 4, false);
 	vec_order(y, n, incy, 4, true);
@@ -969,7 +967,7 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 		      !vec_ok(fn, "y", y, n, incy, 4, false)))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = l1_open(fn, h, true);
+	lane = blas_open(fn, h, true);
 	if (n > 0) {
 		vec_order(x, n, incx, 4, false);
 		vec_order(y, n, incy, 4, false);
@@ -1001,7 +999,7 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 	if (n > 0 && incx > 0 && !vec_ok(fn, "x", x, n, incx, 4, false))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = l1_open(fn, h, true);
+	lane = blas_open(fn, h, true);
 	if (n > 0 && incx > 0) {
 		vec_order(x, n, incx, 4, false);
 		for (i = 0; i < n; i++)
@@ -1033,7 +1031,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 	    !vec_ok(fn, "x", x, n, incx, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = l1_open(fn, h, false);
+	lane = blas_open(fn, h, false);
 	vec_order(x, n, incx, 4, false);
 	vec_order(x, n, incx, 4, true);
 	for (i = 0; i < n; i++) {
@@ -1062,7 +1060,7 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 	    !vec_ok(fn, "y", y, n, incy, 4, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = l1_open(fn, h, false);
+	lane = blas_open(fn, h, false);
 	vec_order(x, n, incx, 4, false);
 	vec_order(y, n, incy, 4, true);
 	for (i = 0; i < n; i++) {
@@ -1121,8 +1119,7 @@ static cublasStatus_t gemv(const char *fn, cublasHandle_t h, int trans, int m,
 	if (!vec_ok(fn, "y", y, yn, incy, es, true))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
 	simt_lock();
-	lane = simt_stream_lane(h->stream);
-	simt_hz_op_begin(lane, false, fn);
+	lane = blas_open(fn, h, false);
 	if (al != 0) {
 		simt_blas_order_mat(&am, m, n, 1, false);
 		vec_order(x, xn, incx, es, false);
