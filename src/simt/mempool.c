@@ -98,16 +98,14 @@ static bool device_ok(int d)
 	return d >= 0 && d < simt_device_count();
 }
 
-/* A pool the program may still use; simt_lock held. */
+/* A pool the program may still use (a default one, or a created one not
+ * destroyed); simt_lock held. */
 static bool pool_ok(const struct CUmemPoolHandle_st *p)
 {
-	int d;
-
 	if (!p)
 		return false;
-	for (d = 0; d < SIMT_MAX_GPUS; d++)
-		if (p == &defaults[d])
-			return p->magic == POOL_MAGIC;
+	if ((uintptr_t)p - (uintptr_t)defaults < sizeof defaults)
+		return p->magic == POOL_MAGIC;
 	return p->magic == POOL_MAGIC && !p->destroyed;
 }
 
