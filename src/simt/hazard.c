@@ -53,13 +53,21 @@ enum {
 };
 
 /* A line of global memory: 32 granules, 128 bytes from the start of its
- * allocation.  Its two records say how to read the granules' write and
- * read records (see "the line layer"). */
+ * allocation.  Its three records say how to read the granules' write,
+ * read and second read records (see "the line layer"). */
 #define LINE_BYTES 128u
 #define LINE_GRAN 32u
 struct hz_line {
-	struct hz_rec w, r;
+	struct hz_rec w, r, r2;
 };
+
+/* The records of a granule or a line, by kind. */
+enum { RK_W, RK_R, RK_R2 };
+
+static inline struct hz_rec *rec_of(struct hz_word *wd, int k)
+{
+	return k == RK_W ? &wd->w : k == RK_R ? &wd->r : &wd->r2;
+}
 
 /* Kinds of reports. */
 enum { HK_RACE, HK_BARRIER, HK_UNINIT };
@@ -655,6 +663,9 @@ struct hz_block {
 	/* per warp: lanes exited but not yet joined into `exited` */
 	uint32_t *exit_pend;
 	bool any_exit_pend;
+	/* some shared granule holds a second read of this block (until
+	 * then the shared write paths need not look at r2) */
+	bool sr2;
 };
 
 /* Whether clock c is of the operation of another stream that this
@@ -1455,6 +1466,7 @@ void simt_hz_block_begin(struct block_ctx *bc)
 	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
+	hb->sr2 = false;
 	/* no access of this block is recorded yet */
 	quiet_begin(hb);
 }
@@ -2208,6 +2220,70 @@ static inline void rec_put_plain(struct hz_rec *dst, uint32_t block,
 	rec_put(dst, block, clk, tid, 0, 0xf, pc);
 }
 
+/* Where the allocation last looked up lies, so that the lanes of one
+ * instruction look it up once: its base and size, shadow (fine records
+ * and lines) and init bits. */
+struct where {
+	uint64_t lo, size;
+	struct hz_word *sh;
+	struct hz_line *lines;
+	uint8_t *init;
+};
+
+/* A granule record of this launch (in shared memory: of this block). */
+static inline bool rec_live(const struct hz_rec *r, uint32_t base, bool shared,
+			    uint32_t blk)
+{
+	return r->clk > base && (!shared || r->block == blk);
+}
+
+/* Granule wd of global allocation wh has a second read record of this
+ * launch (clock clk): its line's r2 says so, so that a write of the
+ * whole line looks at the granules' (see "the line layer"). */
+static inline void r2_mark(const struct where *wh, const struct hz_word *wd,
+			   uint32_t clk, uint32_t base)
+{
+	struct hz_rec *h;
+
+	if (!wh)
+		return;
+	h = &wh->lines[(size_t)(wd - wh->sh) / LINE_GRAN].r2;
+	if (h->clk <= base && !(h->flags & HZR_LINE))
+		rec_put(h, 0, clk, 0, 0, 0, 0);
+}
+
+/* A read, record me, that the first read record r of its granule keeps
+ * out: r holds a read by another thread that is not ordered before it.
+ * It goes into the second record r2, unless r2 holds a read of yet
+ * another thread that is not ordered before it either; then the two
+ * kept are both concurrent with it, and a later write by any of the
+ * three readers is still checked against a read it is not ordered
+ * after.  Returns 1 when r2 was written, 0 when it already held me, -1
+ * when me was left out. */
+HOT int note_second(struct hz_block *hb, struct hz_word *wd, struct hz_rec *me,
+		    const struct where *wh, uint32_t base, bool shared)
+{
+	struct hz_rec r2;
+
+	rec_load(&r2, &wd->r2);
+	if (rec_live(&r2, base, shared, hb->block)) {
+		bool same = r2.block == me->block && r2.tid == me->tid;
+
+		if (!same && !ordered(hb, me->tid, &r2))
+			return -1;
+		/* as for the first record: bytes merge only at one clock */
+		if (same && r2.clk == me->clk)
+			me->mask |= r2.mask;
+	}
+	if (memcmp(&r2, me, sizeof r2) == 0)
+		return 0;
+	rec_store(&wd->r2, me);
+	if (shared)
+		hb->sr2 = true;
+	r2_mark(wh, wd, me->clk, base);
+	return 1;
+}
+
 /* Whether two strong accesses are morally strong to each other. */
 HOT bool both_strong(const struct hz_rec *r, uint8_t flags,
 			       uint32_t block)
@@ -2275,7 +2351,8 @@ COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
  * the new one (writes only). */
 HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 		    uint32_t tid, uint32_t pc, uint8_t mask, uint8_t flags,
-		    int kind, const uint8_t *cur, const uint8_t *val, uint32_t n)
+		    int kind, const uint8_t *cur, const uint8_t *val, uint32_t n,
+		    const struct where *wh)
 {
 	struct hz_block *hb = bc->hz;
 	uint32_t base = bc->L->hz_base, blk = hb->block;
@@ -2309,9 +2386,10 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 				    w.block == blk ? WHY_NOT_WAITED : 0);
 	}
 	if (kind == HZ_READ) {
-		/* one read is remembered: a later one replaces it when the
-		 * earlier is ordered before it (so it covers it), otherwise
-		 * the first of concurrent readers stays */
+		/* a later read replaces the first record when that is ordered
+		 * before it (so it covers it); otherwise the first of
+		 * concurrent readers stays and the later one goes to the
+		 * second record (note_second) */
 		rec_load(&r, &wd->r);
 		if (r.clk <= base || (shared && r.block != blk)) {
 			rec_store(&wd->r, &me);
@@ -2326,7 +2404,10 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 				me.mask |= r.mask;
 			if (memcmp(&r, &me, sizeof r) != 0)
 				rec_store(&wd->r, &me);
-		} else if (mask & ~r.mask) {
+		} else if (note_second(hb, wd, &me, wh, base, shared) < 0 &&
+			   (mask & ~r.mask)) {
+			/* both records hold other concurrent readers: bytes
+			 * the first does not cover are kept by replacing it */
 			rec_store(&wd->r, &me);
 		}
 		return;
@@ -2338,7 +2419,16 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	} else if ((r.mask & mask) && (!shared || r.block == blk) &&
 		   !both_strong(&r, flags, blk) && !ordered(hb, tid, &r)) {
 		report_race(bc, space, &r, false, tid, pc, acc, 0);
+		rec_store(&wd->w, &me);
+		return;
 	}
+	/* the second read, of this launch only: a read of an earlier one
+	 * that the first record does not cover is another stream's, which
+	 * the first already stands for */
+	rec_load(&r, &wd->r2);
+	if (rec_live(&r, base, shared, blk) && (r.mask & mask) &&
+	    !both_strong(&r, flags, blk) && !ordered(hb, tid, &r))
+		report_race(bc, space, &r, false, tid, pc, acc, 0);
 	rec_store(&wd->w, &me);
 }
 
@@ -2420,16 +2510,6 @@ HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
 			bits[(off + i) >> 3] |= m;
 	}
 }
-
-/* Where the allocation last looked up lies, so that the lanes of one
- * instruction look it up once: its base and size, shadow (fine records
- * and lines) and init bits. */
-struct where {
-	uint64_t lo, size;
-	struct hz_word *sh;
-	struct hz_line *lines;
-	uint8_t *init;
-};
 
 /* wh for the allocation that global address a lies in.  False, with wh
  * emptied, for memory without a shadow. */
@@ -2537,7 +2617,8 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 	gend = (off + n - 1) >> 2;
 	if (g == gend) {
 		granule(bc, &sh[g], space, tid, pc,
-			(uint8_t)(((1u << n) - 1) << (off & 3)), flags, kind, p, val, n);
+			(uint8_t)(((1u << n) - 1) << (off & 3)), flags, kind, p, val, n,
+			space == SP_GLOBAL ? wh : NULL);
 	} else {
 		for (; g <= gend; g++) {
 			uint64_t lo = g * 4 > off ? g * 4 : off;
@@ -2546,7 +2627,7 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 
 			granule(bc, &sh[g], space, tid, pc, mask, flags, kind,
 				p + (lo - off), val ? val + (lo - off) : NULL,
-				(uint32_t)(hi - lo));
+				(uint32_t)(hi - lo), space == SP_GLOBAL ? wh : NULL);
 		}
 	}
 	if (strong && kind == HZ_READ)
@@ -2581,7 +2662,8 @@ void simt_hz_access(struct block_ctx *bc, const struct warp *w, unsigned lane,
  * that is stale, ordered before it or of fewer bytes; an earlier read of
  * the whole granule that it does not know of stays. */
 HOT void note_read(struct hz_block *hb, struct hz_word *wd, uint32_t clk,
-		   uint32_t tid, uint32_t pc, uint32_t base, bool shared)
+		   uint32_t tid, uint32_t pc, uint32_t base, bool shared,
+		   const struct where *wh)
 {
 	const struct hz_rec *r = &wd->r;
 	uint32_t blk = hb->block;
@@ -2592,8 +2674,11 @@ HOT void note_read(struct hz_block *hb, struct hz_word *wd, uint32_t clk,
 		if (r->clk != clk || r->pc != pc || r->mask != 0xf || r->flags ||
 		    r->block != blk || r->tid != tid)
 			rec_put_plain(&wd->r, blk, clk, tid, pc);
-	} else if (r->mask != 0xf) {
-		rec_put_plain(&wd->r, blk, clk, tid, pc);
+	} else {
+		struct hz_rec me = {blk, clk, (uint16_t)tid, 0, 0xf, pc};
+
+		if (note_second(hb, wd, &me, wh, base, shared) < 0 && r->mask != 0xf)
+			rec_put_plain(&wd->r, blk, clk, tid, pc);
 	}
 }
 
@@ -2601,8 +2686,9 @@ HOT void note_read(struct hz_block *hb, struct hz_word *wd, uint32_t clk,
  * write record is stale or ordered before it: only the read record may
  * change.  False when the full check is needed (a possible race). */
 HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
-	       uint32_t pc, uint32_t base, bool shared)
+	       uint32_t pc, uint32_t base, const struct where *wh)
 {
+	bool shared = !wh;
 	uint32_t blk = hb->block;
 	const struct hz_rec *w = &wd->w;
 
@@ -2615,7 +2701,7 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 	} else if (!shared && w->clk > hb->fence && !ok_clock(hb, w->clk)) {
 		return false;           /* another stream's, maybe unordered */
 	}
-	note_read(hb, wd, hb->t[tid].clk, tid, pc, base, shared);
+	note_read(hb, wd, hb->t[tid].clk, tid, pc, base, shared, wh);
 	return true;
 }
 
@@ -2624,12 +2710,12 @@ HOT bool read4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
  * are then checked again the full way, which finds them as read4 left
  * them (no race, the read recorded) and changes nothing. */
 HOT bool reads4(struct hz_block *hb, struct hz_word *wd, uint32_t n,
-		uint32_t tid, uint32_t pc, uint32_t base, bool shared)
+		uint32_t tid, uint32_t pc, uint32_t base, const struct where *wh)
 {
 	uint32_t g;
 
 	for (g = 0; g < n / 4; g++)
-		if (!read4(hb, wd + g, tid, pc, base, shared))
+		if (!read4(hb, wd + g, tid, pc, base, wh))
 			return false;
 	return true;
 }
@@ -2656,7 +2742,9 @@ HOT bool write4(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
 		uint32_t pc, uint32_t base, bool shared)
 {
 	if (!fast_ordered(hb, &wd->w, tid, base, shared) ||
-	    !fast_ordered(hb, &wd->r, tid, base, shared))
+	    !fast_ordered(hb, &wd->r, tid, base, shared) ||
+	    ((!shared || hb->sr2) && rec_live(&wd->r2, base, shared, hb->block) &&
+	     !fast_ordered(hb, &wd->r2, tid, base, shared)))
 		return false;
 	rec_put_plain(&wd->w, hb->block, hb->t[tid].clk, tid, pc);
 	return true;
@@ -2681,15 +2769,17 @@ HOT bool writes4_at(struct hz_block *hb, struct hz_word *wd, uint32_t n,
  * A streaming kernel touches each line of an array with one warp
  * instruction, and its 32 granules' records are 1 KiB of shadow for 128
  * bytes of data: moving them costs more than the kernel's own work.  So
- * each of a line's two records (w for its granules' write records, r for
- * their read records) is either
+ * each of a line's three records (w for its granules' write records, r
+ * and r2 for their first and second read records) is either
  *   - a line record (HZR_LINE): granule g's record is the line record
  *     with thread tid + g / per, where per, the granules of one lane, is
  *     kept in mask (1, 2 or 4); all four bytes, plain.  The granules' own
  *     records are not looked at;
  *   - or not: the granules' records hold the truth, and when the line's
  *     record has a clock of an earlier launch, none of them is of this
- *     launch and none needs reading.
+ *     launch and none needs reading.  (r2 is marked when a granule's
+ *     second read is written, not when the line is read: a line most
+ *     kernels write after reading it has none.)
  * A plain access by one run of lanes that covers a whole line, each lane
  * at the same clock, is checked and recorded at the line's level when
  * that settles it (line_access).  Every other access of a line first
@@ -2711,19 +2801,19 @@ static inline uint32_t line_tid(const struct hz_rec *h, uint32_t g)
 
 /* Copies line record h out into the line's granule records fw. */
 __attribute__((noinline)) static void line_expand(const struct hz_rec *h,
-						  struct hz_word *fw, bool w)
+						  struct hz_word *fw, int k)
 {
 	uint32_t g;
 
 	for (g = 0; g < LINE_GRAN; g++)
-		rec_put(w ? &fw[g].w : &fw[g].r, h->block, h->clk, line_tid(h, g),
+		rec_put(rec_of(&fw[g], k), h->block, h->clk, line_tid(h, g),
 			h->flags & ~HZR_LINE, 0xf, h->pc);
 }
 
 /* Makes a line's record *hp (w or r) one that leaves the truth to the
  * granule records fw, marked as of this launch when mark (a clock of this
  * launch, above base) is given. */
-HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
+HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, int k,
 		    uint32_t base, uint32_t fence, uint32_t mark)
 {
 	struct hz_rec h;
@@ -2737,7 +2827,7 @@ HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, bool w,
 	/* a line record of this launch, or of another stream's operation
 	 * that may not be ordered before it, is kept in the granules */
 	if (h.clk > fence) {
-		line_expand(&h, fw, w);
+		line_expand(&h, fw, k);
 		if (h.clk > base || !mark)
 			mark = h.clk;
 	}
@@ -2756,8 +2846,10 @@ HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
 		struct hz_line *hl = &wh->lines[li];
 		struct hz_word *fw = &wh->sh[li * LINE_GRAN];
 
-		settle_rec(&hl->w, fw, true, base, fence, kind != HZ_READ ? clk : 0);
-		settle_rec(&hl->r, fw, false, base, fence, kind == HZ_READ ? clk : 0);
+		settle_rec(&hl->w, fw, RK_W, base, fence, kind != HZ_READ ? clk : 0);
+		settle_rec(&hl->r, fw, RK_R, base, fence, kind == HZ_READ ? clk : 0);
+		/* marked only when a granule's second read is written */
+		settle_rec(&hl->r2, fw, RK_R2, base, fence, 0);
 	}
 }
 
@@ -2766,11 +2858,14 @@ HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
  * tid0 + g / per (granule g), or of an earlier launch: as granule() and
  * note_read judge them one by one. */
 HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
-			  const struct hz_word *fw, bool w, uint32_t tid0,
+			  struct hz_word *fw, int k, uint32_t tid0,
 			  uint32_t per, uint32_t base)
 {
 	uint32_t g, n = 0, ps = per >> 1;
 
+	/* second reads count in their own launch only (see granule) */
+	if (h->clk <= base && k == RK_R2)
+		return LINE_GRAN;
 	if (h->clk <= base) {
 		/* a line record of another stream's operation found ordered
 		 * stands for its granules; any other record's granules may be
@@ -2780,9 +2875,10 @@ HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
 	}
 	if (!(h->flags & HZR_LINE)) {
 		for (g = 0; g < LINE_GRAN; g++) {
-			const struct hz_rec *r = w ? &fw[g].w : &fw[g].r;
+			const struct hz_rec *r = rec_of(&fw[g], k);
 
-			n += r->clk <= base ? r->clk <= hb->fence || ok_clock(hb, r->clk)
+			n += r->clk <= base ? k == RK_R2 || r->clk <= hb->fence ||
+					      ok_clock(hb, r->clk)
 					    : ordered(hb, tid0 + (g >> ps), r);
 		}
 		return n;
@@ -2794,13 +2890,13 @@ HOT uint32_t line_ordered(struct hz_block *hb, const struct hz_rec *h,
 		 * they know the same (nothing, most often) */
 		const struct hz_gvc *xk = hb->t[tid0].xk;
 		const struct hz_vc *v;
-		uint32_t k;
+		uint32_t j;
 
 		if (!hb->cold)
 			return 0;       /* no thread knows anything of another block */
-		for (k = 1; k < LINE_GRAN / per && hb->t[tid0 + k].xk == xk; k++)
+		for (j = 1; j < LINE_GRAN / per && hb->t[tid0 + j].xk == xk; j++)
 			;
-		if (k == LINE_GRAN / per) {
+		if (j == LINE_GRAN / per) {
 			if (!(v = gvc_find(xk, h->block)))
 				return 0;
 			for (g = 0; g < LINE_GRAN; g++)
@@ -2852,15 +2948,17 @@ HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
 {
 	struct hz_line *hl = &wh->lines[li];
 	struct hz_word *fw = &wh->sh[li * LINE_GRAN];
-	struct hz_rec w, r;
+	struct hz_rec w, r, r2;
 	uint32_t clk = hb->t[tid0].clk, n, g, blk = hb->block;
 
 	rec_load(&w, &hl->w);
-	if (line_ordered(hb, &w, fw, true, tid0, per, base) != LINE_GRAN)
+	if (line_ordered(hb, &w, fw, RK_W, tid0, per, base) != LINE_GRAN)
 		return false;
 	rec_load(&r, &hl->r);
 	if (kind != HZ_READ) {
-		if (line_ordered(hb, &r, fw, false, tid0, per, base) != LINE_GRAN ||
+		if (line_ordered(hb, &r, fw, RK_R, tid0, per, base) != LINE_GRAN ||
+		    (hl->r2.clk > base &&
+		     line_ordered(hb, &hl->r2, fw, RK_R2, tid0, per, base) != LINE_GRAN) ||
 		    !line_clock(hb, tid0, per, clk))
 			return false;
 		rec_put(&hl->w, blk, clk, tid0, HZR_LINE, per, pc);
@@ -2869,21 +2967,34 @@ HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
 	/* The read record: each earlier read this one is ordered after is
 	 * replaced, the others stay (see note_read). */
 	n = r.clk <= base ? LINE_GRAN
-	    : (r.flags & HZR_LINE) ? line_ordered(hb, &r, fw, false, tid0, per, base)
+	    : (r.flags & HZR_LINE) ? line_ordered(hb, &r, fw, RK_R, tid0, per, base)
 	    : 0;
-	if (n == 0 && (r.flags & HZR_LINE))
-		return true;            /* an unordered read of the line stays */
+	if (n == 0 && (r.flags & HZR_LINE)) {
+		/* an unordered read of the line stays; this one becomes the
+		 * line's second read when that holds nothing of this launch
+		 * it is not ordered after (as note_second does granule by
+		 * granule), and is left out when it does */
+		rec_load(&r2, &hl->r2);
+		if (line_ordered(hb, &r2, fw, RK_R2, tid0, per, base) == LINE_GRAN &&
+		    (r2.clk <= base || (r2.flags & HZR_LINE)) &&
+		    line_clock(hb, tid0, per, clk) &&
+		    (!(r2.flags & HZR_LINE) || r2.clk != clk || r2.block != blk ||
+		     r2.tid != tid0 || r2.mask != per || r2.pc != pc))
+			rec_put(&hl->r2, blk, clk, tid0, HZR_LINE, per, pc);
+		return true;
+	}
 	if (n == LINE_GRAN && line_clock(hb, tid0, per, clk)) {
 		if (!(r.flags & HZR_LINE) || r.clk != clk || r.block != blk ||
 		    r.tid != tid0 || r.mask != per || r.pc != pc)
 			rec_put(&hl->r, blk, clk, tid0, HZR_LINE, per, pc);
 		return true;
 	}
-	settle_rec(&hl->r, fw, false, base, hb->fence, clk);
+	settle_rec(&hl->r, fw, RK_R, base, hb->fence, clk);
+	settle_rec(&hl->r2, fw, RK_R2, base, hb->fence, 0);
 	for (g = 0; g < LINE_GRAN; g++) {
 		uint32_t tid = tid0 + g / per;
 
-		note_read(hb, &fw[g], hb->t[tid].clk, tid, pc, base, false);
+		note_read(hb, &fw[g], hb->t[tid].clk, tid, pc, base, false, wh);
 	}
 	return true;
 }
@@ -2912,7 +3023,7 @@ HOT uint32_t global_run(struct hz_block *hb, const struct where *wh,
 			    kind);
 		for (; g < e; g++)
 			if (kind == HZ_READ
-			    ? !read4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, false)
+			    ? !read4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, wh)
 			    : !write4(hb, &wh->sh[off / 4 + g], tid0 + g / per, pc, base, false))
 				return g;
 	}
@@ -2979,16 +3090,22 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 		uint64_t off = (uint64_t)(p - bc->shared), a = (uint64_t)(uintptr_t)p;
 		const struct hz_thread *t = &hb->t[w->id * 32 + l];
 
-		if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk) {
+		uint32_t rest = lanes & (lanes - 1);
+
+		if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk &&
+		    rest && ptr[__builtin_ctz(rest)] == p) {
 			/* a broadcast read: what held for the lane before holds
-			 * for this one, and the read record stays */
-			lanes &= lanes - 1;
+			 * for this one, and the read records stay.  The last
+			 * lane of the run is recorded, as the second read of
+			 * the granule (note_second), so that a write by the
+			 * first is checked against it */
+			lanes = rest;
 			continue;
 		}
 		if (off < ssize && !(off & 3)) {
 			if ((off < hb->init_limit && !bits_all(hb->sinit, off, n)) ||
 			    !reads4(hb, &hb->ssh[off >> 2], n, w->id * 32 + l, pc, base,
-				    true))
+				    NULL))
 				break;
 		} else if (off >= ssize && hb->global_ok && !(a & 3) &&
 			   (uint64_t)(p - bc->local) >= bc->local_cap &&
@@ -2998,7 +3115,7 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 				break;
 			line_settle(wh, off, n, base, hb->fence, t->clk, HZ_READ);
 			if (!reads4(hb, &wh->sh[off >> 2], n, w->id * 32 + l, pc, base,
-				    false))
+				    wh))
 				break;
 		} else {
 			break;
@@ -3119,7 +3236,7 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 
 			lanes &= lanes - 1;
 			for (g = off >> 2; g < (off + e->n) >> 2; g++)
-				note_read(hb, &hb->ssh[g], clk, tid, e->pc, base, true);
+				note_read(hb, &hb->ssh[g], clk, tid, e->pc, base, true, NULL);
 		}
 	}
 }
@@ -3275,7 +3392,9 @@ HOT bool own_run(struct hz_block *hb, struct hz_word *wd, uint32_t ng,
 
 	for (g = 0; g < ng; g++)
 		if (!rec_free(&wd[g].w, blk, tid0 + g / per, base) ||
-		    !rec_free(&wd[g].r, blk, tid0 + g / per, base))
+		    !rec_free(&wd[g].r, blk, tid0 + g / per, base) ||
+		    (kind != HZ_READ && hb->sr2 &&
+		     !rec_free(&wd[g].r2, blk, tid0 + g / per, base)))
 			return false;
 	for (g = 0; g < ng; g++) {
 		uint32_t tid = tid0 + g / per;
@@ -3353,7 +3472,7 @@ HOT uint32_t run_access(struct block_ctx *bc, struct hz_block *hb,
 		g = ng;
 	} else if (kind == HZ_READ) {
 		for (g = 0; g < ng; g++)
-			if (!read4(hb, wd + g, tid0 + g / per, pc, base, shared))
+			if (!read4(hb, wd + g, tid0 + g / per, pc, base, NULL))
 				break;
 	} else {
 		for (g = 0; g < ng; g++)
@@ -3546,8 +3665,15 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 				    ? WHY_ASYNC_AGAIN : 0);
 		rec_load(&r, &wd->r);
 		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
-		    !ordered(hb, tid, &r))
+		    !ordered(hb, tid, &r)) {
 			report_race(bc, SP_SHARED, &r, false, tid, pc, AC_ASYNC, 0);
+		} else {
+			rec_load(&r, &wd->r2);
+			if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
+			    !ordered(hb, tid, &r))
+				report_race(bc, SP_SHARED, &r, false, tid, pc,
+					    AC_ASYNC, 0);
+		}
 		me.block = hb->block;
 		me.clk = NOT_WAITED;
 		me.tid = (uint16_t)tid;
@@ -3895,7 +4021,7 @@ static void op_record(const struct where *wh, uint64_t li, uint64_t lo,
 		rec_put(hp, 0, clk, 0, HZR_LINE | HZR_XOP, 1, 0);
 		return;
 	}
-	settle_rec(hp, fw, write, xop.base, xop.fence, clk);
+	settle_rec(hp, fw, write ? RK_W : RK_R, xop.base, xop.fence, clk);
 	for (g = lo / 4; g * 4 < hi; g++)
 		rec_put(write ? &fw[g % LINE_GRAN].w : &fw[g % LINE_GRAN].r, 0, clk, 0,
 			HZR_XOP, bytes_mask(g, lo, hi), 0);

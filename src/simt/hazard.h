@@ -11,9 +11,11 @@
  * synchronised together), a 32 x 32 matrix per warp for what __syncwarp
  * taught lanes of one warp, and a sorted map from other blocks to vectors
  * for what fences and atomics carried across blocks.  Every 4-byte word of
- * shared and global memory remembers its last write and a read (thread,
+ * shared and global memory remembers its last write and two reads (thread,
  * clock, instruction, bytes), as in FastTrack; an access conflicts with a
- * remembered one its thread does not know about.  In global memory a
+ * remembered one its thread does not know about.  The second read is of
+ * another thread, made while the first was not ordered before it, so that
+ * a write by either reader is still checked against the other.  In global memory a
  * 128-byte line that one warp instruction read or wrote whole remembers
  * it once for its 32 words (see "the line layer" in hazard.c). */
 #ifndef SIMT_HAZARD_H
@@ -31,8 +33,10 @@ struct hz_rec {
 	uint32_t pc;
 };
 
+/* The last write, a read, and a read concurrent with that one (r2, see
+ * note_second in hazard.c). */
 struct hz_word {
-	struct hz_rec w, r;
+	struct hz_rec w, r, r2;
 };
 
 /* Kinds of accesses the interpreter reports.  HZ_WRITE_COLL: a write
