@@ -348,11 +348,67 @@ struct cudaMemAllocNodeParams {
 	void *dptr;
 };
 
-/* The launch attributes of cudaLaunchKernelEx that simt acts on; the
- * attribute's value is an int at the start of val. */
+/* The launch attributes of cudaLaunchKernelEx that simt acts on (the
+ * attribute's value is an int at the start of val), and those a stream
+ * keeps (cudaStreamSetAttribute). */
 enum cudaLaunchAttributeID {
+	cudaLaunchAttributeAccessPolicyWindow = 1,
 	cudaLaunchAttributeCooperative = 2,
+	cudaLaunchAttributeSynchronizationPolicy = 3,
+	cudaLaunchAttributePriority = 8,
+	cudaLaunchAttributeMemSyncDomainMap = 9,
+	cudaLaunchAttributeMemSyncDomain = 10,
 };
+
+enum cudaAccessProperty {
+	cudaAccessPropertyNormal = 0,
+	cudaAccessPropertyStreaming = 1,
+	cudaAccessPropertyPersisting = 2,
+};
+
+struct cudaAccessPolicyWindow {
+	void *base_ptr;
+	size_t num_bytes;
+	float hitRatio;
+	enum cudaAccessProperty hitProp;
+	enum cudaAccessProperty missProp;
+};
+
+enum cudaSynchronizationPolicy {
+	cudaSyncPolicyAuto = 1,
+	cudaSyncPolicySpin = 2,
+	cudaSyncPolicyYield = 3,
+	cudaSyncPolicyBlockingSync = 4,
+};
+
+typedef enum cudaLaunchMemSyncDomain {
+	cudaLaunchMemSyncDomainDefault = 0,
+	cudaLaunchMemSyncDomainRemote = 1,
+} cudaLaunchMemSyncDomain;
+
+typedef struct cudaLaunchMemSyncDomainMap_st {
+	unsigned char default_;
+	unsigned char remote;
+} cudaLaunchMemSyncDomainMap;
+
+/* The toolkit's union: every member at offset 0, 64 bytes in all. */
+typedef union cudaLaunchAttributeValue {
+	char pad[64];
+	struct cudaAccessPolicyWindow accessPolicyWindow;
+	int cooperative;
+	enum cudaSynchronizationPolicy syncPolicy;
+	int priority;
+	cudaLaunchMemSyncDomainMap memSyncDomainMap;
+	cudaLaunchMemSyncDomain memSyncDomain;
+} cudaLaunchAttributeValue;
+
+#define cudaStreamAttrID enum cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+#define cudaStreamAttributeMemSyncDomainMap cudaLaunchAttributeMemSyncDomainMap
+#define cudaStreamAttributeMemSyncDomain cudaLaunchAttributeMemSyncDomain
 
 typedef struct cudaLaunchAttribute_st {
 	int id;
@@ -678,6 +734,12 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 				unsigned flags);
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+				   const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+				   cudaStreamAttrValue *value);
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaStreamGetDevice(cudaStream_t stream, int *device);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream,
 				  cudaStreamCallback_t callback,
@@ -940,6 +1002,11 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t stream,
                                        cudaStreamCallback_t callback, void
                                        *userData, unsigned flags);
 cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned *flags);
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
+					const cudaStreamAttrValue *value);
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
+					cudaStreamAttrValue *value);
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src);
 cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t stream, int *device);
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
 cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,

@@ -200,3 +200,20 @@ cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
 	return cudaGraphLaunch(graphExec, pt(stream));
 }
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
+					const cudaStreamAttrValue *value)
+{
+	return cudaStreamSetAttribute(pt(stream), attr, value);
+}
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t stream, cudaStreamAttrID attr,
+					cudaStreamAttrValue *value)
+{
+	return cudaStreamGetAttribute(pt(stream), attr, value);
+}
+
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src)
+{
+	return cudaStreamCopyAttributes(pt(dst), pt(src));
+}

@@ -4,6 +4,8 @@
  * they return), error reporting with CUDA's sticky/non-sticky rules (a
  * sticky error belongs to the device whose kernel faulted). */
 #include "simt_int.h"
+
+#include <stdarg.h>
 #include "hazard.h"
 #include "order.h"
 
@@ -21,12 +23,23 @@ struct live {
 	struct live *prev, *next;
 };
 
+/* What cudaStreamSetAttribute keeps for a stream.  simt has no L2 cache
+ * to steer and one way to wait, so the values are remembered and given
+ * back, and change nothing else. */
+struct stream_attrs {
+	struct cudaAccessPolicyWindow window;
+	enum cudaSynchronizationPolicy sync;
+	cudaLaunchMemSyncDomainMap domain_map;
+	cudaLaunchMemSyncDomain domain;
+};
+
 struct CUstream_st {
 	struct live link;
 	uint32_t magic;
 	int device;
 	unsigned flags;
 	int priority;
+	struct stream_attrs attrs;
 	struct simt_stream_capture *capture;
 	uint32_t lane;              /* its lane in the stream order */
 	uint32_t number;            /* "stream N" in reports */
@@ -77,6 +90,8 @@ static enum cudaFuncCache cache_config;
  * (peer[d][e]: device d reaches device e's memory). */
 static int ndevices = 1;
 static _Thread_local int current;
+/* cudaLimitPersistingL2CacheSize, per device */
+static size_t persisting_l2[SIMT_MAX_GPUS];
 static cudaError_t sticky[SIMT_MAX_GPUS];
 static unsigned device_flags[SIMT_MAX_GPUS];
 static bool peer[SIMT_MAX_GPUS][SIMT_MAX_GPUS];
@@ -187,6 +202,22 @@ static cudaError_t enter(void)
 static cudaError_t fail(cudaError_t e)
 {
 	return simt_set_error(e);
+}
+
+/* fail() with simt's reason on stderr, for errors a program would
+ * otherwise have to guess at. */
+__attribute__((format(printf, 2, 3)))
+static cudaError_t fail_msg(cudaError_t e, const char *fmt, ...)
+{
+	struct simt_buf b = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	simt_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	simt_warn("%s", b.s);
+	simt_buf_free(&b);
+	return fail(e);
 }
 
 /* ---- errors ---- */
@@ -468,8 +499,16 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 	case cudaLimitDevRuntimeSyncDepth:
 	case cudaLimitDevRuntimePendingLaunchCount:
 	case cudaLimitMaxL2FetchGranularity:
-	case cudaLimitPersistingL2CacheSize:
 		return cudaSuccess;
+	case cudaLimitPersistingL2CacheSize: {
+		struct cudaDeviceProp prop;
+
+		/* set aside up to the device's maximum, as the driver does */
+		simt_device_prop(current, &prop);
+		persisting_l2[current] = value < (size_t)prop.persistingL2CacheMaxSize
+					 ? value : (size_t)prop.persistingL2CacheMaxSize;
+		return cudaSuccess;
+	}
 	default:
 		return fail(cudaErrorUnsupportedLimit);
 	}
@@ -486,7 +525,7 @@ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 	case cudaLimitDevRuntimeSyncDepth: *value = 2; break;
 	case cudaLimitDevRuntimePendingLaunchCount: *value = 2048; break;
 	case cudaLimitMaxL2FetchGranularity: *value = 64; break;
-	case cudaLimitPersistingL2CacheSize: *value = 0; break;
+	case cudaLimitPersistingL2CacheSize: *value = persisting_l2[current]; break;
 	default: return fail(cudaErrorUnsupportedLimit);
 	}
 	return cudaSuccess;
@@ -761,6 +800,141 @@ cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
 	if (!priority || !stream_ok(stream))
 		return fail(cudaErrorInvalidValue);
 	*priority = (uintptr_t)stream <= 2 ? 0 : stream->priority;
+	return cudaSuccess;
+}
+
+/* The attributes of the default streams (legacy and per-thread), per
+ * device. */
+static struct stream_attrs default_attrs[SIMT_MAX_GPUS][2];
+
+static struct stream_attrs *attrs_of(cudaStream_t stream)
+{
+	if ((uintptr_t)stream > 2)
+		return &stream->attrs;
+	return &default_attrs[current][(uintptr_t)stream == 2];
+}
+
+static cudaError_t window_ok(const struct cudaAccessPolicyWindow *w, int device)
+{
+	struct cudaDeviceProp prop;
+	bool hit = w->hitProp == cudaAccessPropertyNormal ||
+		   w->hitProp == cudaAccessPropertyStreaming ||
+		   w->hitProp == cudaAccessPropertyPersisting;
+	bool miss = w->missProp == cudaAccessPropertyNormal ||
+		    w->missProp == cudaAccessPropertyStreaming;
+
+	simt_device_prop(device, &prop);
+	if (!hit || !miss || !(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f))
+		return fail_msg(cudaErrorInvalidValue,
+				"cudaStreamSetAttribute: an access policy window needs hitProp "
+				"Normal, Streaming or Persisting, missProp Normal or "
+				"Streaming, and a hitRatio from 0 to 1");
+	if (w->num_bytes > (size_t)prop.accessPolicyMaxWindowSize)
+		return fail_msg(cudaErrorInvalidValue,
+				"cudaStreamSetAttribute: an access policy window of %zu "
+				"bytes is larger than the device's accessPolicyMaxWindowSize "
+				"(%d bytes)", w->num_bytes, prop.accessPolicyMaxWindowSize);
+	return cudaSuccess;
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+				   const cudaStreamAttrValue *value)
+{
+	struct stream_attrs *a;
+	cudaError_t e;
+
+	ENTER();
+	if (!value)
+		return fail(cudaErrorInvalidValue);
+	if (!stream_ok(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	a = attrs_of(stream);
+	switch (attr) {
+	case cudaStreamAttributeAccessPolicyWindow:
+		if ((e = window_ok(&value->accessPolicyWindow,
+				   simt_stream_device(stream))) != cudaSuccess)
+			return e;
+		a->window = value->accessPolicyWindow;
+		return cudaSuccess;
+	case cudaStreamAttributeSynchronizationPolicy:
+		if (value->syncPolicy < cudaSyncPolicyAuto ||
+		    value->syncPolicy > cudaSyncPolicyBlockingSync)
+			return fail(cudaErrorInvalidValue);
+		a->sync = value->syncPolicy;
+		return cudaSuccess;
+	case cudaStreamAttributeMemSyncDomainMap:
+		a->domain_map = value->memSyncDomainMap;
+		return cudaSuccess;
+	case cudaStreamAttributeMemSyncDomain:
+		if (value->memSyncDomain != cudaLaunchMemSyncDomainDefault &&
+		    value->memSyncDomain != cudaLaunchMemSyncDomainRemote)
+			return fail(cudaErrorInvalidValue);
+		a->domain = value->memSyncDomain;
+		return cudaSuccess;
+	case cudaStreamAttributePriority:
+		if ((uintptr_t)stream <= 2)
+			return fail(cudaErrorInvalidValue);
+		/* clamped to the range, as cudaStreamCreateWithPriority does */
+		stream->priority = value->priority < -5 ? -5
+				   : value->priority > 0 ? 0 : value->priority;
+		return cudaSuccess;
+	default:
+		return fail_msg(cudaErrorInvalidValue,
+				"cudaStreamSetAttribute: attribute %d is not one a stream "
+				"has (access policy window, synchronization policy, "
+				"priority, memory sync domain and map)", (int)attr);
+	}
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+				   cudaStreamAttrValue *value)
+{
+	const struct stream_attrs *a;
+
+	ENTER();
+	if (!value)
+		return fail(cudaErrorInvalidValue);
+	if (!stream_ok(stream))
+		return fail(cudaErrorInvalidResourceHandle);
+	a = attrs_of(stream);
+	switch (attr) {
+	case cudaStreamAttributeAccessPolicyWindow:
+		value->accessPolicyWindow = a->window;
+		return cudaSuccess;
+	case cudaStreamAttributeSynchronizationPolicy:
+		value->syncPolicy = a->sync ? a->sync : cudaSyncPolicyAuto;
+		return cudaSuccess;
+	case cudaStreamAttributeMemSyncDomainMap:
+		value->memSyncDomainMap = a->domain_map;
+		return cudaSuccess;
+	case cudaStreamAttributeMemSyncDomain:
+		value->memSyncDomain = a->domain;
+		return cudaSuccess;
+	case cudaStreamAttributePriority:
+		value->priority = (uintptr_t)stream <= 2 ? 0 : stream->priority;
+		return cudaSuccess;
+	default:
+		return fail_msg(cudaErrorInvalidValue,
+				"cudaStreamGetAttribute: attribute %d is not one a stream "
+				"has", (int)attr);
+	}
+}
+
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
+{
+	ENTER();
+	if (!stream_ok(dst) || !stream_ok(src))
+		return fail(cudaErrorInvalidResourceHandle);
+	*attrs_of(dst) = *attrs_of(src);
+	if ((uintptr_t)dst > 2)
+		dst->priority = (uintptr_t)src <= 2 ? 0 : src->priority;
+	return cudaSuccess;
+}
+
+/* simt keeps no lines in a persisting state: nothing to reset. */
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+	ENTER();
 	return cudaSuccess;
 }
 

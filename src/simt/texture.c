@@ -136,13 +136,21 @@ static bool array_shape(struct cudaArray *a, struct cudaExtent e,
 	if (!e.width || e.width > lim || e.height > lim || e.depth > lim)
 		return false;
 	if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore |
-				cudaArrayTextureGather))
+				cudaArrayTextureGather | cudaArrayCubemap))
 		return false;
 	a->w = e.width;
 	a->h = e.height ? e.height : 1;
 	a->d = 1;
 	a->layers = 1;
-	if (flags & cudaArrayLayered) {
+	if (flags & cudaArrayCubemap) {
+		/* square faces, six of them per cube: kept as the layers of
+		 * a 2D array, face f of cube k at layer 6k + f */
+		if (e.width != e.height || !e.depth || e.depth % 6 ||
+		    (!(flags & cudaArrayLayered) && e.depth != 6))
+			return false;
+		a->dims = 2;
+		a->layers = e.depth;
+	} else if (flags & cudaArrayLayered) {
 		if (!e.depth)
 			return false;
 		a->dims = e.height ? 2 : 1;
@@ -513,6 +521,7 @@ struct texobj {
 	size_t pitch, slice;
 	struct cudaResourceDesc rd;
 	struct cudaTextureDesc td;
+	bool cube;         /* a cubemap: layers are faces, six per cube */
 };
 
 static struct texobj **objs;   /* handle h is objs[h - 1] */
@@ -532,6 +541,7 @@ static cudaError_t resource_of(struct texobj *t,
 		t->fmt = a->fmt;
 		t->dims = a->dims;
 		t->layered = (a->flags & cudaArrayLayered) != 0;
+		t->cube = (a->flags & cudaArrayCubemap) != 0;
 		t->base = a->data;
 		t->w = a->w;
 		t->h = a->h;
@@ -767,7 +777,8 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 /* in->sub: the geometry of a tex, or TG_QUERY (txq, the query in sub2),
  * TG_SULD or TG_SUST (surface access: geometry in sub2, bytes per value
  * in type, values in vec, boundary mode in type2). */
-enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_QUERY, TG_SULD, TG_SUST };
+enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE, TG_QUERY,
+       TG_SULD, TG_SUST };
 
 enum { SB_TRAP, SB_CLAMP, SB_ZERO };
 
@@ -776,8 +787,8 @@ enum { SB_TRAP, SB_CLAMP, SB_ZERO };
 enum { TQ_WIDTH, TQ_HEIGHT, TQ_DEPTH, TQ_ARRAY_SIZE };
 
 static const char *const geom_words[] = {"1d", "2d", "3d", "a1d", "a2d",
-					 NULL};
-static const int geom_ncoord[] = {1, 2, 4, 2, 4};
+					 "cube", "acube", NULL};
+static const int geom_ncoord[] = {1, 2, 4, 2, 4, 4, 4};
 
 static const char *const query_words[] = {
 	"width", "height", "depth", "array_size", NULL};
@@ -878,7 +889,8 @@ static bool surface_words(const struct words *w, struct simt_insn *in, int *g)
 		else if (word_in(w, i, cache) < 0)
 			return false;
 	}
-	return *g >= 0 && in->type != 0;
+	/* surfaces reach a cubemap's faces as the layers of a2d */
+	return *g >= 0 && *g <= TG_A2D && in->type != 0;
 }
 
 static const char *dec_surface(struct ptx_parser *ps, struct simt_insn *in,
@@ -918,8 +930,9 @@ const char *simt_tex_decode(struct ptx_parser *ps, struct simt_insn *in,
 		return dec_surface(ps, in, &w, t, w.s[0][2] == 's');
 	g = word_in(&w, 1, geom_words);
 	if (g < 0)
-		return "texture geometries other than 1d, 2d, 3d, a1d and a2d "
-		       "(and the level, grad and base forms) are not emulated";
+		return "texture geometries other than 1d, 2d, 3d, a1d, a2d, cube "
+		       "and acube (and the level, grad and base forms) are not "
+		       "emulated";
 	if (w.n != 5 || w.len[2] != 2 || memcmp(w.s[2], "v4", 2) != 0)
 		return "only four-element texture fetches are emulated";
 	dt = word_in(&w, 3, dtypes);
@@ -1081,17 +1094,11 @@ struct axis {
 	float a;
 };
 
-static void axis_of(const struct texobj *t, int ax, float x, long n,
-		    bool linear, struct axis *out)
+static void axis_at(float x, long n, int mode, bool linear, struct axis *out)
 {
-	int mode = t->td.addressMode[ax];
 	float xb;
 	long i0;
 
-	if (!t->td.normalizedCoords && mode != cudaAddressModeBorder)
-		mode = cudaAddressModeClamp;
-	if (t->td.normalizedCoords)
-		x *= (float)n;
 	if (!linear) {
 		out->i[0] = out->i[1] = resolve(floor_index(x), n, mode);
 		out->a = 0.0f;
@@ -1104,6 +1111,18 @@ static void axis_of(const struct texobj *t, int ax, float x, long n,
 		out->a = 0.0f;
 	out->i[0] = resolve(i0, n, mode);
 	out->i[1] = resolve(i0 + 1, n, mode);
+}
+
+static void axis_of(const struct texobj *t, int ax, float x, long n,
+		    bool linear, struct axis *out)
+{
+	int mode = t->td.addressMode[ax];
+
+	if (!t->td.normalizedCoords && mode != cudaAddressModeBorder)
+		mode = cudaAddressModeClamp;
+	if (t->td.normalizedCoords)
+		x *= (float)n;
+	axis_at(x, n, mode, linear, out);
 }
 
 /* Filters over the 2, 4 or 8 texels around the sample point. */
@@ -1140,6 +1159,70 @@ static long clamp_layer(const struct texobj *t, int32_t layer)
 	return layer < 0 ? 0 : layer >= n ? n - 1 : layer;
 }
 
+/* The face of a cubemap that direction (x, y, z) points at, and the
+ * face's own coordinates (s, t) from 0 to 1: the axis of largest
+ * magnitude picks the face (+x, -x, +y, -y, +z, -z: faces 0 to 5; x
+ * before y before z on a tie), and the other two components, divided by
+ * it, span the face:
+ *     +x (-z, -y)   -x (z, -y)   +y (x, z)   -y (x, -z)   +z (x, -y)
+ *     -z (-x, -y) */
+static int cube_face(float x, float y, float z, float *s, float *t)
+{
+	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), m, u, v;
+	int face;
+
+	if (ax >= ay && ax >= az) {
+		face = x >= 0.0f ? 0 : 1;
+		m = ax;
+		u = x >= 0.0f ? -z : z;
+		v = -y;
+	} else if (ay >= az) {
+		face = y >= 0.0f ? 2 : 3;
+		m = ay;
+		u = x;
+		v = y >= 0.0f ? z : -z;
+	} else {
+		face = z >= 0.0f ? 4 : 5;
+		m = az;
+		u = z >= 0.0f ? x : -x;
+		v = -y;
+	}
+	if (!(m > 0.0f)) {
+		*s = *t = 0.5f;         /* no direction: the face's centre */
+		return face;
+	}
+	*s = (u / m + 1.0f) * 0.5f;
+	*t = (v / m + 1.0f) * 0.5f;
+	return face;
+}
+
+/* A cubemap sample: the face's texels around (s, t), clamped at the
+ * face's edges (no filtering across faces). */
+static void sample_cube(const struct texobj *t, const struct simt_insn *in,
+			const uint32_t c[4], struct texel *v)
+{
+	bool layered = in->sub == TG_ACUBE;
+	bool linear = t->td.filterMode == cudaFilterModeLinear;
+	float s, u;
+	int first = layered ? 1 : 0;
+	int face = cube_face(f32_of(c[first]), f32_of(c[first + 1]),
+			     f32_of(c[first + 2]), &s, &u);
+	long cubes = (long)t->layers / 6, cube = 0, layer;
+	struct axis ax[2];
+
+	if (layered) {
+		cube = (int32_t)c[0];
+		cube = cube < 0 ? 0 : cube >= cubes ? cubes - 1 : cube;
+	}
+	layer = clamp_layer(t, (int32_t)(cube * 6 + face));
+	axis_at(s * (float)t->w, (long)t->w, cudaAddressModeClamp, linear, &ax[0]);
+	axis_at(u * (float)t->h, (long)t->h, cudaAddressModeClamp, linear, &ax[1]);
+	if (linear)
+		filter(t, ax, 2, layer, v);
+	else
+		fetch(t, ax[0].i[0], ax[1].i[0], 0, layer, v);
+}
+
 /* The sample of one lane; c holds the raw coordinate registers. */
 static void sample(const struct texobj *t, const struct simt_insn *in,
 		   const uint32_t c[4], struct texel *v)
@@ -1152,6 +1235,15 @@ static void sample(const struct texobj *t, const struct simt_insn *in,
 	struct axis ax[3];
 	long layer = 0;
 
+	if (g == TG_CUBE || g == TG_ACUBE) {
+		if (t->cube && !icoord) {
+			sample_cube(t, in, c, v);
+			return;
+		}
+		/* not a cubemap: nothing the hardware defines */
+		memset(v, 0, sizeof *v);
+		return;
+	}
 	dims = g == TG_3D ? 3 : g == TG_2D || g == TG_A2D ? 2 : 1;
 	if (g == TG_A1D || g == TG_A2D) {
 		layer = clamp_layer(t, (int32_t)c[0]);
@@ -1210,7 +1302,7 @@ static uint32_t query(const struct texobj *t, int q)
 	case TQ_WIDTH: return (uint32_t)t->w;
 	case TQ_HEIGHT: return (uint32_t)t->h;
 	case TQ_DEPTH: return (uint32_t)t->d;
-	default: return (uint32_t)t->layers;
+	default: return (uint32_t)(t->cube ? t->layers / 6 : t->layers);
 	}
 }
 
