@@ -464,6 +464,18 @@ enum cudaGraphNodeType {
 	cudaGraphNodeTypeEventRecord = 0x07,
 	cudaGraphNodeTypeMemAlloc = 0x0a,
 	cudaGraphNodeTypeMemFree = 0x0b,
+	cudaGraphNodeTypeConditional = 0x0d,
+};
+
+/* Conditional nodes (cudaGraphAddNode): a handle's value, set by a kernel
+ * with cudaGraphSetConditional, picks the body graph that runs. */
+typedef unsigned long long cudaGraphConditionalHandle;
+#define cudaGraphCondAssignDefault 1
+
+enum cudaGraphConditionalNodeType {
+	cudaGraphCondTypeIf = 0,
+	cudaGraphCondTypeWhile = 1,
+	cudaGraphCondTypeSwitch = 2,
 };
 
 enum cudaGraphExecUpdateResult {
@@ -531,12 +543,64 @@ struct cudaHostNodeParams {
 	void *userData;
 };
 
+struct cudaConditionalNodeParams {
+	cudaGraphConditionalHandle handle;
+	enum cudaGraphConditionalNodeType type;
+	unsigned int size;
+	cudaGraph_t *phGraph_out;
+};
+
+struct cudaChildGraphNodeParams {
+	cudaGraph_t graph;
+	int ownership;             /* 0: the graph is cloned into the node */
+};
+
+struct cudaMemFreeNodeParams {
+	void *dptr;
+};
+
 typedef struct cudaGraphEdgeData_st {
 	unsigned char from_port;
 	unsigned char to_port;
 	unsigned char type;
 	unsigned char reserved[5];
 } cudaGraphEdgeData;
+
+struct cudaMemcpyNodeParams {
+	int flags;
+	int reserved[3];
+	struct cudaMemcpy3DParms copyParams;
+};
+
+/* cudaGraphAddNode's parameters: the toolkit's layout, 256 bytes, the
+ * kernel, memset, host and allocation members laid out as the older
+ * per-type structures. */
+struct cudaGraphNodeParams {
+	enum cudaGraphNodeType type;
+	int reserved0[3];
+	union {
+		long long reserved1[29];
+		struct cudaKernelNodeParams kernel;
+		struct cudaMemcpyNodeParams memcpy;
+		struct cudaMemsetParams memset;
+		struct cudaHostNodeParams host;
+		struct cudaChildGraphNodeParams graph;
+		struct cudaMemAllocNodeParams alloc;
+		struct cudaMemFreeNodeParams free;
+		struct cudaConditionalNodeParams conditional;
+	} u;
+	long long reserved2;
+};
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+			     const cudaGraphNode_t *pDependencies,
+			     const cudaGraphEdgeData *dependencyData,
+			     size_t numDependencies,
+			     struct cudaGraphNodeParams *nodeParams);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle,
+					     cudaGraph_t graph,
+					     unsigned int defaultLaunchValue,
+					     unsigned int flags);
 
 typedef struct cudaGraphInstantiateParams_st {
 	unsigned long long flags;

@@ -1420,12 +1420,13 @@ static bool builtin_call(struct dctx *d, const struct simt_func *f,
 	struct simt_insn *in = emit(d);
 	uint32_t row, size;
 	int i, nargs = args ? args->nelem : 0;
-	int want = f->builtin == BI_VPRINTF ? 2 : f->builtin == BI_ASSERTFAIL ? 5
-		 : 1;
+	int want = f->builtin == BI_VPRINTF || f->builtin == BI_SETCOND ? 2
+		 : f->builtin == BI_ASSERTFAIL ? 5 : 1;
 
 	in->op = f->builtin == BI_VPRINTF ? OP_VPRINTF
 	       : f->builtin == BI_ASSERTFAIL ? OP_ASSERTFAIL
-	       : f->builtin == BI_MALLOC ? OP_MALLOC : OP_FREE;
+	       : f->builtin == BI_MALLOC ? OP_MALLOC
+	       : f->builtin == BI_SETCOND ? OP_SETCOND : OP_FREE;
 	if (nargs != want)
 		return false;
 	for (i = 0; i < nargs; i++) {

@@ -1284,6 +1284,23 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		FOR_LANES(ex, simt_heap_free(L, P[l]));
 		return 1;
 	}
+	case OP_SETCOND: {
+		/* concurrent sets race on a GPU; here the lanes set in turn */
+		const uint64_t *H = R(in->o[0]);
+		const uint64_t *V = R(in->o[1]);
+		uint32_t bad = 0;
+
+		FOR_LANES(ex, if (!simt_graph_set_conditional(H[l], (uint32_t)V[l]))
+			      bad |= 1u << l);
+		if (bad) {
+			simt_fault(bc, w, __builtin_ctz(bad), in, cudaErrorIllegalAddress,
+				   "cudaGraphSetConditional with %#llx, which is "
+				   "not a conditional handle",
+				   (unsigned long long)H[__builtin_ctz(bad)]);
+			return -1;
+		}
+		return 1;
+	}
 	case OP_UNSUPPORTED:
 		simt_fault(bc, w, __builtin_ctz(ex), in, cudaErrorIllegalInstruction,
 			   "unsupported instruction reached");

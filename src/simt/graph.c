@@ -270,6 +270,8 @@ static void node_free(struct CUgraphNode_st *n)
 		kernel_free(&n->u.kernel);
 	else if (n->type == cudaGraphNodeTypeGraph)
 		simt_graph_free(n->u.child);
+	else if (n->type == cudaGraphNodeTypeConditional)
+		simt_graph_cond_free(&n->u.cond);
 	else if ((n->type == cudaGraphNodeTypeMemAlloc ||
 		  n->type == cudaGraphNodeTypeMemFree) && n->u.mem)
 		simt_graph_mem_unref(n);
@@ -335,6 +337,8 @@ static void params_dup(struct CUgraphNode_st *to,
 		kernel_dup(&to->u.kernel, &from->u.kernel);
 	else if (from->type == cudaGraphNodeTypeGraph)
 		to->u.child = simt_graph_clone(from->u.child);
+	else if (from->type == cudaGraphNodeTypeConditional)
+		simt_graph_cond_dup(&to->u.cond, &from->u.cond);
 	else
 		to->u = from->u;
 	/* an executable graph's copy of a memory node shares its allocation */
@@ -1042,9 +1046,15 @@ static int graph_order(struct CUgraph_st *g)
 	}
 	if (k != n)
 		rc = -1;
-	for (i = 0; rc == 0 && i < n; i++)
-		if (g->nodes.v[i]->type == cudaGraphNodeTypeGraph)
-			rc = graph_order(g->nodes.v[i]->u.child);
+	for (i = 0; rc == 0 && i < n; i++) {
+		const struct CUgraphNode_st *x = g->nodes.v[i];
+
+		if (x->type == cudaGraphNodeTypeGraph)
+			rc = graph_order(x->u.child);
+		if (x->type == cudaGraphNodeTypeConditional)
+			for (j = 0; rc == 0 && j < x->u.cond.size; j++)
+				rc = graph_order(x->u.cond.body[j]);
+	}
 	for (i = 0; i < n; i++)
 		free(users[i].v);
 	free(users);
@@ -1069,6 +1079,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
 	x = simt_xcalloc(1, sizeof *x);
 	x->magic = EXEC_MAGIC;
 	x->flags = flags;
+	x->from = graph;
 	x->snap = simt_graph_clone(graph);
 	if (graph_order(x->snap) != 0) {
 		simt_graph_mem_exec(x->snap, false);
@@ -1265,6 +1276,19 @@ static bool same_shape(const struct CUgraph_st *a, const struct CUgraph_st *b,
 		if (x->type == cudaGraphNodeTypeGraph &&
 		    !same_shape(x->u.child, y->u.child, bad, result))
 			return false;
+		if (x->type == cudaGraphNodeTypeConditional) {
+			unsigned k;
+
+			if (x->u.cond.type != y->u.cond.type ||
+			    x->u.cond.size != y->u.cond.size) {
+				*result = cudaGraphExecUpdateErrorParametersChanged;
+				return false;
+			}
+			for (k = 0; k < x->u.cond.size; k++)
+				if (!same_shape(x->u.cond.body[k], y->u.cond.body[k],
+						bad, result))
+					return false;
+		}
 	}
 	return true;
 }
@@ -1301,6 +1325,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
 	lanes_move(hGraphExec->snap, snap);
 	simt_graph_free(hGraphExec->snap);
 	hGraphExec->snap = snap;
+	hGraphExec->from = hGraph;
 	return cudaSuccess;
 }
 
@@ -1407,6 +1432,15 @@ static void lanes_give(struct CUgraph_st *g, struct CUgraphNode_st *parent,
 		}
 		if (n->type == cudaGraphNodeTypeGraph)
 			lanes_give(n->u.child, n, device);
+		if (n->type == cudaGraphNodeTypeConditional) {
+			unsigned b;
+
+			/* a body's roots go on after the node, as a child's */
+			for (b = 0; b < n->u.cond.size; b++) {
+				n->lane_passed = false;
+				lanes_give(n->u.cond.body[b], n, device);
+			}
+		}
 	}
 	g->lanes = true;
 }
@@ -1422,6 +1456,12 @@ static void lanes_drop(struct CUgraph_st *g)
 
 		if (n->type == cudaGraphNodeTypeGraph)
 			lanes_drop(n->u.child);
+		if (n->type == cudaGraphNodeTypeConditional) {
+			unsigned b;
+
+			for (b = 0; b < n->u.cond.size; b++)
+				lanes_drop(n->u.cond.body[b]);
+		}
 		simt_order_lane_free(n->lane);
 		simt_order_event_free(n->done);
 		simt_order_event_free(n->start);
@@ -1451,6 +1491,12 @@ static void lanes_move(struct CUgraph_st *from, struct CUgraph_st *to)
 		a->done = a->start = NULL;
 		if (a->type == cudaGraphNodeTypeGraph)
 			lanes_move(a->u.child, b->u.child);
+		if (a->type == cudaGraphNodeTypeConditional) {
+			unsigned k;
+
+			for (k = 0; k < a->u.cond.size; k++)
+				lanes_move(a->u.cond.body[k], b->u.cond.body[k]);
+		}
 	}
 	from->lanes = false;
 	to->lanes = true;
@@ -1489,7 +1535,8 @@ static cudaError_t run_graph(const struct CUgraph_st *g,
 		for (j = 0; j < n->deps.n; j++)
 			simt_order_wait_event(n->lane, n->deps.v[j]->done);
 		simt_order_node_label(n->lane, stream_lane, mine);
-		if (n->type == cudaGraphNodeTypeGraph)
+		if (n->type == cudaGraphNodeTypeGraph ||
+		    n->type == cudaGraphNodeTypeConditional)
 			n->start = simt_order_record(n->start, n->lane);
 		simt_unlock();
 		simt_stream_lane_sub(launch_stream, n->lane);
@@ -1521,6 +1568,26 @@ static cudaError_t run_graph(const struct CUgraph_st *g,
 						      n->u.child->nodes.v[j]->done);
 			simt_unlock();
 			break;
+		case cudaGraphNodeTypeConditional: {
+			/* the value is read when the node runs, after what it
+			 * depends on (simt has run it by then); a while loop's
+			 * next run follows everything the last one did */
+			const struct CUgraph_st *body;
+			unsigned iter;
+
+			for (iter = 0; e == cudaSuccess &&
+				       simt_sticky() == cudaSuccess &&
+				       (body = simt_graph_cond_body(n, iter)); iter++) {
+				e = run_graph(body, n->start, stream_lane, mine);
+				simt_lock();
+				for (j = 0; j < body->nodes.n; j++)
+					simt_order_wait_event(n->lane,
+							      body->nodes.v[j]->done);
+				n->start = simt_order_record(n->start, n->lane);
+				simt_unlock();
+			}
+			break;
+		}
 		default:
 			break;
 		}
@@ -1564,6 +1631,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 	e = simt_graph_mem_launch(snap, graphExec->flags & 1);
 	if (e != cudaSuccess)
 		return fail(e);
+	simt_graph_cond_launch(graphExec->from);
 	simt_lock();
 	lane = simt_stream_lane(stream);
 	if (!snap->lanes)

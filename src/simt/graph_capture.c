@@ -596,17 +596,21 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 	cudaError_t e = cudaSuccess;
 	bool blocking;
 
-	if (!pGraph)
-		return fail(cudaErrorInvalidValue);
 	if (!simt_stream_valid(stream))
 		return fail(cudaErrorInvalidResourceHandle);
 	simt_lock();
 	slot = simt_stream_capture_slot(stream, &blocking);
 	if (!slot || !*slot) {
 		simt_unlock();
-		return fail(cudaErrorIllegalState);
+		return fail(pGraph ? cudaErrorIllegalState : cudaErrorInvalidValue);
 	}
 	c = (*slot)->cap;
+	/* a capture into the program's own graph (cudaStreamBeginCaptureToGraph)
+	 * need not hand it back */
+	if (!pGraph && c->own_graph) {
+		simt_unlock();
+		return fail(cudaErrorInvalidValue);
+	}
 	if (c->origin != *slot) {
 		invalidate(c);
 		simt_unlock();
@@ -621,7 +625,8 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 		e = cudaErrorStreamCaptureInvalidated;
 	else if (!joined(c))
 		e = cudaErrorStreamCaptureUnjoined;
-	*pGraph = e == cudaSuccess ? c->graph : NULL;
+	if (pGraph)
+		*pGraph = e == cudaSuccess ? c->graph : NULL;
 	if (e != cudaSuccess && c->own_graph)
 		simt_graph_free(c->graph);
 	end(c);

@@ -25,6 +25,15 @@ struct copy_node {
 	struct cudaMemcpy3DParms p3;  /* as given, for GetParams */
 };
 
+/* A conditional node: the handle whose value picks a body, and the
+ * bodies, graphs the node owns. */
+struct cond_node {
+	cudaGraphConditionalHandle handle;
+	enum cudaGraphConditionalNodeType type;
+	unsigned size;
+	struct CUgraph_st **body;
+};
+
 struct node_list {
 	struct CUgraphNode_st **v;
 	size_t n, cap;
@@ -50,6 +59,7 @@ struct CUgraphNode_st {
 		struct cudaHostNodeParams host;
 		struct CUgraph_st *child;
 		struct simt_gmem *mem;   /* memory allocation and free nodes */
+		struct cond_node cond;
 	} u;
 };
 
@@ -65,6 +75,9 @@ struct CUgraph_st {
 struct CUgraphExec_st {
 	uint32_t magic;
 	unsigned long long flags;
+	/* the graph it was made from (compared, never followed): its
+	 * conditional handles reset at each launch */
+	const struct CUgraph_st *from;
 	struct CUgraph_st *snap;
 	/* orig[i]: the node of the instantiated graph that snap's node i
 	 * copies, so the program can name the node it knows. */
@@ -141,6 +154,17 @@ struct CUgraph_st *simt_graph_clone(const struct CUgraph_st *g);
 struct simt_stream_capture *simt_graph_member_of(cudaStream_t s, cudaError_t *err);
 void simt_graph_record(struct simt_stream_capture *m, struct CUgraphNode_st *n);
 bool simt_graph_capturing(const struct CUgraph_st *g);
+
+/* graph_cond.c: conditional nodes.  The body graph that runs for
+ * iteration iter of node n (iter counts the runs of a while loop), or
+ * NULL when none does; clone and free follow the node's own. */
+struct CUgraph_st *simt_graph_cond_body(const struct CUgraphNode_st *n,
+					unsigned iter);
+void simt_graph_cond_dup(struct cond_node *to, const struct cond_node *from);
+void simt_graph_cond_free(struct cond_node *c);
+/* Before a launch of an executable graph made from g: the handles of g
+ * that ask for it take their default value. */
+void simt_graph_cond_launch(const struct CUgraph_st *g);
 
 /* graph_mem.c: memory allocation and free nodes.  The fills give a new
  * node of the graph its allocation (p->dptr set) or the allocation dptr

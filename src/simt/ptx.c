@@ -1285,6 +1285,8 @@ static int get_func(struct ptx_parser *ps, const char *name, uint32_t len)
 		f->builtin = BI_MALLOC;
 	else if (strcmp(f->name, "free") == 0)
 		f->builtin = BI_FREE;
+	else if (strcmp(f->name, "cudaGraphSetConditional") == 0)
+		f->builtin = BI_SETCOND;
 	return mod->nfuncs++;
 }
 

@@ -211,7 +211,7 @@ enum {
 	X(CP_COMMIT) X(CP_WAIT) \
 	X(MBAR) \
 	X(SHFL) X(VOTE) X(MATCH) X(ACTIVEMASK) X(REDUX) X(BAR_WARP) X(ELECT) \
-	X(VPRINTF) X(ASSERTFAIL) X(MALLOC) X(FREE) X(TENSOR) X(TENSOR_LANE) \
+	X(VPRINTF) X(ASSERTFAIL) X(MALLOC) X(FREE) X(SETCOND) X(TENSOR) X(TENSOR_LANE) \
 	X(TEX) \
 	SIMT_TYPED_OPS(X) \
 	X(UNSUPPORTED)
@@ -289,7 +289,7 @@ struct simt_param {
 	uint32_t align;
 };
 
-enum { BI_NONE, BI_VPRINTF, BI_ASSERTFAIL, BI_MALLOC, BI_FREE };
+enum { BI_NONE, BI_VPRINTF, BI_ASSERTFAIL, BI_MALLOC, BI_FREE, BI_SETCOND };
 
 struct simt_func {
 	char *name;
@@ -605,6 +605,9 @@ struct simt_symbol {
 void simt_lock(void);
 void simt_unlock(void);
 cudaError_t simt_set_error(cudaError_t e);
+/* graph_cond.c: a kernel's cudaGraphSetConditional; false for a value
+ * that is no conditional handle. */
+bool simt_graph_set_conditional(uint64_t handle, uint32_t value);
 cudaError_t simt_sticky(void);
 void simt_set_sticky(cudaError_t e);
 void simt_init(void);

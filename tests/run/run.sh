@@ -719,9 +719,9 @@ run_signal_timeout_compile_error() {
 	expect_rc 125
 	expect_err "broken.cu(3): error"
 	# what simt lacks is named after the linker's own lines
-	cl run --backend simt "$FIX/programs/conditional.cu"
+	cl run --backend simt "$FIX/programs/semaphore.cu"
 	expect_rc 125
-	expect_err "cudalab: run: simt does not implement cudaGraphConditionalHandleCreate, cudaGraphAddNode ("
+	expect_err "cudalab: run: simt does not implement cudaImportExternalSemaphore, cudaSignalExternalSemaphoresAsync ("
 }
 
 # The GPU bench report (tests/bench/exercises.sh) from recorded results:
