@@ -39,6 +39,28 @@ static cudaGraphNode_t add_kernel(cudaGraph_t g, const cudaGraphNode_t *dep, voi
     return n;
 }
 
+// A graph whose kernel sets a new handle from *dv, then a conditional
+// node of the type and body count given after it; the bodies in *bodies.
+static cudaGraph_t picker(int **dv, cudaGraphConditionalHandle *h,
+                          enum cudaGraphConditionalNodeType type, unsigned size,
+                          cudaGraph_t **bodies)
+{
+    cudaGraph_t g;
+    if (cudaGraphCreate(&g, 0) != cudaSuccess ||
+        cudaGraphConditionalHandleCreate(h, g, 0, 0) != cudaSuccess)
+        return NULL;
+    void *args[] = {dv, h};
+    cudaGraphNode_t set = add_kernel(g, NULL, (void *)set_from, args), cond;
+    cudaGraphNodeParams p = {cudaGraphNodeTypeConditional};
+    p.conditional.handle = *h;
+    p.conditional.type = type;
+    p.conditional.size = size;
+    if (!set || cudaGraphAddNode(&cond, g, &set, NULL, 1, &p) != cudaSuccess)
+        return NULL;
+    *bodies = p.conditional.phGraph_out;
+    return g;
+}
+
 static int run(cudaGraphExec_t x, int *dv, int v, int *dout, int *out)
 {
     CHECK(cudaMemcpy(dv, &v, sizeof v, cudaMemcpyHostToDevice));
@@ -58,23 +80,16 @@ int main()
 
     // IF / else
     {
-        cudaGraph_t g;
         cudaGraphConditionalHandle h;
-        CHECK(cudaGraphCreate(&g, 0));
-        CHECK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
-        void *a1[] = {&dv, &h};
-        cudaGraphNode_t set = add_kernel(g, NULL, (void *)set_from, a1);
-        cudaGraphNodeParams p = {cudaGraphNodeTypeConditional};
-        p.conditional.handle = h;
-        p.conditional.type = cudaGraphCondTypeIf;
-        p.conditional.size = 2;
-        cudaGraphNode_t cond;
-        CHECK(cudaGraphAddNode(&cond, g, &set, NULL, 1, &p));
+        cudaGraph_t *body, g = picker(&dv, &h, cudaGraphCondTypeIf, 2, &body);
+        expect_eq("if graph", 0, true, g != NULL);
+        if (!g)
+            return 1;
         int one = 1, two = 2;
         void *b1[] = {&dout, &one}, *b2[] = {&dout, &two};
         expect_eq("if bodies", 0, true,
-                  add_kernel(p.conditional.phGraph_out[0], NULL, (void *)put, b1) &&
-                  add_kernel(p.conditional.phGraph_out[1], NULL, (void *)put, b2));
+                  add_kernel(body[0], NULL, (void *)put, b1) &&
+                  add_kernel(body[1], NULL, (void *)put, b2));
         cudaGraphExec_t x;
         CHECK(cudaGraphInstantiate(&x, g, 0));
         if (run(x, dv, 5, dout, &out))
@@ -123,23 +138,16 @@ int main()
 
     // SWITCH over three bodies; 3 matches none
     {
-        cudaGraph_t g;
         cudaGraphConditionalHandle h;
-        CHECK(cudaGraphCreate(&g, 0));
-        CHECK(cudaGraphConditionalHandleCreate(&h, g, 0, 0));
-        void *a1[] = {&dv, &h};
-        cudaGraphNode_t set = add_kernel(g, NULL, (void *)set_from, a1);
-        cudaGraphNodeParams p = {cudaGraphNodeTypeConditional};
-        p.conditional.handle = h;
-        p.conditional.type = cudaGraphCondTypeSwitch;
-        p.conditional.size = 3;
-        cudaGraphNode_t cond;
-        CHECK(cudaGraphAddNode(&cond, g, &set, NULL, 1, &p));
+        cudaGraph_t *body, g = picker(&dv, &h, cudaGraphCondTypeSwitch, 3, &body);
+        expect_eq("switch graph", 0, true, g != NULL);
+        if (!g)
+            return 1;
         int k[3] = {10, 11, 12};
         void *b[3][2] = {{&dout, &k[0]}, {&dout, &k[1]}, {&dout, &k[2]}};
         for (int i = 0; i < 3; i++)
             expect_eq("switch body", i, true,
-                      add_kernel(p.conditional.phGraph_out[i], NULL, (void *)put, b[i]) != NULL);
+                      add_kernel(body[i], NULL, (void *)put, b[i]) != NULL);
         cudaGraphExec_t x;
         CHECK(cudaGraphInstantiate(&x, g, 0));
         for (int v = 0; v < 4; v++) {
