@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void check_positive(const int *v, int *out)
 {
@@ -29,15 +30,5 @@ int main(void)
     check_positive<<<2, 32>>>(d_v, d_out);
     // The fault may already be reported at launch (an implementation that
     // runs kernels synchronously) or only by the synchronisation.
-    cudaError_t err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorAssert) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorAssert got %s\n",
-            cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorAssert);
 }

@@ -47,4 +47,23 @@ static bool expect_eq(const char *what, long index, T expected, T got)
     return false;
 }
 
+// The end of a program that must fail: the error of the kernel just
+// launched (from the launch, or from the synchronization after it)
+// against the one expected.  Returns the exit status the runners read:
+// 1 when it is that error, 0 when the fault went unnoticed, 2 for any
+// other error.
+static int expect_kernel_error(cudaError_t want)
+{
+    cudaError_t err = cudaGetLastError();
+    cudaError_t sync = cudaDeviceSynchronize();
+    if (err == cudaSuccess)
+        err = sync;
+    if (err == want) {
+        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
+        return 1;
+    }
+    fprintf(stderr, "FAIL expected %s got %s\n", cudaGetErrorName(want), cudaGetErrorName(err));
+    return err == cudaSuccess ? 0 : 2;
+}
+
 #endif

@@ -6,6 +6,7 @@
 // error.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void touch(int *p) { p[threadIdx.x] += 1; }
 
@@ -28,14 +29,5 @@ int main(void)
         return 2;
     }
     touch<<<1, 32>>>((int *)ap.dptr);
-    cudaError_t err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorIllegalAddress) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorIllegalAddress got %s\n", cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorIllegalAddress);
 }

@@ -8,6 +8,7 @@
 // other error.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void fill(int *p) { p[threadIdx.x] = threadIdx.x; }
 
@@ -21,14 +22,5 @@ int main(void)
         return 2;
     }
     fill<<<1, 256>>>(p);
-    cudaError_t err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorIllegalAddress) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorIllegalAddress got %s\n", cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorIllegalAddress);
 }

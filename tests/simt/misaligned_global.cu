@@ -6,6 +6,7 @@
 // the store went unnoticed, 2 for any other error.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void store_unaligned(char *base, int offset)
 {
@@ -23,15 +24,5 @@ int main(void)
     store_unaligned<<<1, 32>>>(d, 1);
     // The fault may already be reported at launch (an implementation that
     // runs kernels synchronously) or only by the synchronisation.
-    cudaError_t err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorMisalignedAddress) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorMisalignedAddress got %s\n",
-            cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorMisalignedAddress);
 }

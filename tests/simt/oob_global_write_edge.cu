@@ -6,6 +6,7 @@
 // when the write went unnoticed, 2 for any other error.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void write_one_past(float *p, int n)
 {
@@ -26,15 +27,5 @@ int main(void)
     write_one_past<<<3, 128>>>(d, n);
     // The fault may already be reported at launch (an implementation that
     // runs kernels synchronously) or only by the synchronisation.
-    err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorIllegalAddress) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorIllegalAddress got %s\n",
-            cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorIllegalAddress);
 }

@@ -7,6 +7,7 @@
 // went unnoticed, 2 for any other error.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 __global__ void overrun(int *out, int offset)
 {
@@ -29,15 +30,5 @@ int main(void)
     overrun<<<1, 64>>>(d, 4096);
     // The fault may already be reported at launch (an implementation that
     // runs kernels synchronously) or only by the synchronisation.
-    cudaError_t err = cudaGetLastError();
-    cudaError_t sync = cudaDeviceSynchronize();
-    if (err == cudaSuccess)
-        err = sync;
-    if (err == cudaErrorIllegalAddress) {
-        fprintf(stderr, "the kernel failed with %s, as expected\n", cudaGetErrorName(err));
-        return 1;
-    }
-    fprintf(stderr, "FAIL expected cudaErrorIllegalAddress got %s\n",
-            cudaGetErrorName(err));
-    return err == cudaSuccess ? 0 : 2;
+    return expect_kernel_error(cudaErrorIllegalAddress);
 }
