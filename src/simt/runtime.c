@@ -814,6 +814,17 @@ static struct stream_attrs *attrs_of(cudaStream_t stream)
 	return &default_attrs[current][(uintptr_t)stream == 2];
 }
 
+/* The attributes of a stream for Set/GetAttribute, or NULL with *e set
+ * for a missing value or a stream that is none. */
+static struct stream_attrs *attrs_arg(cudaStream_t stream, const void *value,
+				      cudaError_t *e)
+{
+	*e = !value ? fail(cudaErrorInvalidValue)
+	   : !stream_ok(stream) ? fail(cudaErrorInvalidResourceHandle)
+	   : cudaSuccess;
+	return *e == cudaSuccess ? attrs_of(stream) : NULL;
+}
+
 static cudaError_t window_ok(const struct cudaAccessPolicyWindow *w, int device)
 {
 	struct cudaDeviceProp prop;
@@ -844,11 +855,8 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
 	cudaError_t e;
 
 	ENTER();
-	if (!value)
-		return fail(cudaErrorInvalidValue);
-	if (!stream_ok(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	a = attrs_of(stream);
+	if (!(a = attrs_arg(stream, value, &e)))
+		return e;
 	switch (attr) {
 	case cudaStreamAttributeAccessPolicyWindow:
 		if ((e = window_ok(&value->accessPolicyWindow,
@@ -890,13 +898,11 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
 				   cudaStreamAttrValue *value)
 {
 	const struct stream_attrs *a;
+	cudaError_t e;
 
 	ENTER();
-	if (!value)
-		return fail(cudaErrorInvalidValue);
-	if (!stream_ok(stream))
-		return fail(cudaErrorInvalidResourceHandle);
-	a = attrs_of(stream);
+	if (!(a = attrs_arg(stream, value, &e)))
+		return e;
 	switch (attr) {
 	case cudaStreamAttributeAccessPolicyWindow:
 		value->accessPolicyWindow = a->window;
