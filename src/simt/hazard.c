@@ -2237,51 +2237,102 @@ static inline bool rec_live(const struct hz_rec *r, uint32_t base, bool shared,
 	return r->clk > base && (!shared || r->block == blk);
 }
 
-/* Granule wd of global allocation wh has a second read record of this
- * launch (clock clk): its line's r2 says so, so that a write of the
- * whole line looks at the granules' (see "the line layer"). */
-static inline void r2_mark(const struct where *wh, const struct hz_word *wd,
-			   uint32_t clk, uint32_t base)
+HOT void settle_rec(struct hz_rec *hp, struct hz_word *fw, int k,
+		    uint32_t base, uint32_t fence, uint32_t mark);
+
+/* The line record r2 of global granule wd (NULL in shared memory, wh
+ * NULL), settled so that the granule's r2 holds the truth.  A read
+ * settles it only here, where it is needed (line_settle does it for
+ * writes). */
+HOT struct hz_rec *second_line(struct hz_block *hb, struct hz_word *wd,
+			       const struct where *wh, uint32_t base)
 {
 	struct hz_rec *h;
+	size_t li;
 
 	if (!wh)
-		return;
-	h = &wh->lines[(size_t)(wd - wh->sh) / LINE_GRAN].r2;
-	if (h->clk <= base && !(h->flags & HZR_LINE))
+		return NULL;
+	li = (size_t)(wd - wh->sh) / LINE_GRAN;
+	h = &wh->lines[li].r2;
+	if (h->flags & HZR_LINE)
+		settle_rec(h, &wh->sh[li * LINE_GRAN], RK_R2, base, hb->fence, 0);
+	return h;
+}
+
+/* A second read record of this launch was written at clock clk (h: its
+ * line's r2, NULL in shared memory): the block's shared writes look at
+ * r2 from now on, and the line's r2 says a granule of it has one, so that
+ * a write of the whole line looks at them (see "the line layer"). */
+HOT void second_stored(struct hz_block *hb, struct hz_rec *h, uint32_t clk,
+		       uint32_t base, bool shared)
+{
+	if (shared)
+		hb->sr2 = true;
+	if (h && h->clk <= base)
 		rec_put(h, 0, clk, 0, 0, 0, 0);
 }
 
 /* A read, record me, that the first read record r of its granule keeps
  * out: r holds a read by another thread that is not ordered before it.
- * It goes into the second record r2, unless r2 holds a read of yet
- * another thread that is not ordered before it either; then the two
- * kept are both concurrent with it, and a later write by any of the
- * three readers is still checked against a read it is not ordered
- * after.  Returns 1 when r2 was written, 0 when it already held me, -1
- * when me was left out. */
+ * It goes into the second record r2 unless r2 holds a read of another
+ * thread still (drop_second empties r2 when a reader is ordered after
+ * it); then the two kept are both reads a later write may race with,
+ * and a write by either reader is checked against the other.  Returns 1
+ * when r2 was written, 0 when it already held me, -1 when me was left
+ * out. */
 HOT int note_second(struct hz_block *hb, struct hz_word *wd, struct hz_rec *me,
 		    const struct where *wh, uint32_t base, bool shared)
 {
-	struct hz_rec r2;
+	struct hz_rec r2, *h = second_line(hb, wd, wh, base);
 
 	rec_load(&r2, &wd->r2);
 	if (rec_live(&r2, base, shared, hb->block)) {
-		bool same = r2.block == me->block && r2.tid == me->tid;
-
-		if (!same && !ordered(hb, me->tid, &r2))
+		if (r2.block != me->block || r2.tid != me->tid)
 			return -1;
 		/* as for the first record: bytes merge only at one clock */
-		if (same && r2.clk == me->clk)
+		if (r2.clk == me->clk)
 			me->mask |= r2.mask;
 	}
 	if (memcmp(&r2, me, sizeof r2) == 0)
 		return 0;
 	rec_store(&wd->r2, me);
-	if (shared)
-		hb->sr2 = true;
-	r2_mark(wh, wd, me->clk, base);
+	second_stored(hb, h, me->clk, base, shared);
 	return 1;
+}
+
+/* The last lane of a broadcast read (lanes of one instruction reading
+ * the same n bytes at wd; fast_reads recorded the first): the second
+ * read of each granule that holds none. */
+HOT void note_bcast(struct hz_block *hb, struct hz_word *wd, uint32_t n,
+		    uint32_t tid, uint32_t pc, const struct where *wh,
+		    uint32_t base)
+{
+	uint32_t g, clk = hb->t[tid].clk;
+
+	for (g = 0; g < n / 4; g++) {
+		struct hz_rec *h = second_line(hb, wd + g, wh, base);
+
+		if (rec_live(&wd[g].r2, base, !wh, hb->block))
+			continue;
+		rec_put_plain(&wd[g].r2, hb->block, clk, tid, pc);
+		second_stored(hb, h, clk, base, !wh);
+	}
+}
+
+/* A read by thread tid that replaces the first record (which is ordered
+ * before it) at a clock the record was not made at: the second record,
+ * when ordered before the read too, is emptied, so that it can take the
+ * next concurrent reader. */
+HOT void drop_second(struct hz_block *hb, struct hz_word *wd, uint32_t tid,
+		     const struct where *wh, uint32_t base, bool shared)
+{
+	struct hz_rec *r2;
+
+	second_line(hb, wd, wh, base);
+	r2 = &wd->r2;
+	if (rec_live(r2, base, shared, hb->block) &&
+	    ((r2->block == hb->block && r2->tid == tid) || ordered(hb, tid, r2)))
+		r2->clk = 0;
 }
 
 /* Whether two strong accesses are morally strong to each other. */
@@ -2402,6 +2453,8 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 			 * with this one (2-byte elements share a granule) */
 			if (r.block == blk && r.tid == tid && r.clk == me.clk)
 				me.mask |= r.mask;
+			else
+				drop_second(hb, wd, tid, wh, base, shared);
 			if (memcmp(&r, &me, sizeof r) != 0)
 				rec_store(&wd->r, &me);
 		} else if (note_second(hb, wd, &me, wh, base, shared) < 0 &&
@@ -2671,14 +2724,33 @@ HOT void note_read(struct hz_block *hb, struct hz_word *wd, uint32_t clk,
 	if (r->clk <= base || (shared && r->block != blk)) {
 		rec_put_plain(&wd->r, blk, clk, tid, pc);
 	} else if ((r->block == blk && r->tid == tid) || ordered(hb, tid, r)) {
+		if (r->clk != clk || r->block != blk || r->tid != tid)
+			drop_second(hb, wd, tid, wh, base, shared);
 		if (r->clk != clk || r->pc != pc || r->mask != 0xf || r->flags ||
 		    r->block != blk || r->tid != tid)
 			rec_put_plain(&wd->r, blk, clk, tid, pc);
 	} else {
-		struct hz_rec me = {blk, clk, (uint16_t)tid, 0, 0xf, pc};
+		/* note_second, its usual outcomes first without building the
+		 * record: another thread's read kept, or this very read */
+		const struct hz_rec *q = &wd->r2;
 
-		if (note_second(hb, wd, &me, wh, base, shared) < 0 && r->mask != 0xf)
-			rec_put_plain(&wd->r, blk, clk, tid, pc);
+		second_line(hb, wd, wh, base);
+		if (rec_live(q, base, shared, blk)) {
+			if (q->block != blk || q->tid != tid) {
+				if (r->mask != 0xf)
+					rec_put_plain(&wd->r, blk, clk, tid, pc);
+				return;
+			}
+			if (q->clk == clk && q->pc == pc && q->mask == 0xf && !q->flags)
+				return;
+		}
+		{
+			struct hz_rec me = {blk, clk, (uint16_t)tid, 0, 0xf, pc};
+
+			if (note_second(hb, wd, &me, wh, base, shared) < 0 &&
+			    r->mask != 0xf)
+				rec_put_plain(&wd->r, blk, clk, tid, pc);
+		}
 	}
 }
 
@@ -2848,8 +2920,10 @@ HOT void line_settle(const struct where *wh, uint64_t off, uint32_t n,
 
 		settle_rec(&hl->w, fw, RK_W, base, fence, kind != HZ_READ ? clk : 0);
 		settle_rec(&hl->r, fw, RK_R, base, fence, kind == HZ_READ ? clk : 0);
-		/* marked only when a granule's second read is written */
-		settle_rec(&hl->r2, fw, RK_R2, base, fence, 0);
+		/* marked only when a granule's second read is written; a read
+		 * settles it in note_second, if it gets there */
+		if (kind != HZ_READ)
+			settle_rec(&hl->r2, fw, RK_R2, base, fence, 0);
 	}
 }
 
@@ -2972,14 +3046,13 @@ HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
 	if (n == 0 && (r.flags & HZR_LINE)) {
 		/* an unordered read of the line stays; this one becomes the
 		 * line's second read when that holds nothing of this launch
-		 * it is not ordered after (as note_second does granule by
-		 * granule), and is left out when it does */
+		 * or these lanes' own earlier read (as note_second does
+		 * granule by granule), and is left out otherwise */
 		rec_load(&r2, &hl->r2);
-		if (line_ordered(hb, &r2, fw, RK_R2, tid0, per, base) == LINE_GRAN &&
-		    (r2.clk <= base || (r2.flags & HZR_LINE)) &&
-		    line_clock(hb, tid0, per, clk) &&
-		    (!(r2.flags & HZR_LINE) || r2.clk != clk || r2.block != blk ||
-		     r2.tid != tid0 || r2.mask != per || r2.pc != pc))
+		if ((r2.clk <= base ||
+		     ((r2.flags & HZR_LINE) && r2.block == blk && r2.tid == tid0 &&
+		      r2.mask == per && (r2.clk != clk || r2.pc != pc))) &&
+		    line_clock(hb, tid0, per, clk))
 			rec_put(&hl->r2, blk, clk, tid0, HZR_LINE, per, pc);
 		return true;
 	}
@@ -2987,6 +3060,12 @@ HOT bool line_access(struct hz_block *hb, const struct where *wh, uint64_t li,
 		if (!(r.flags & HZR_LINE) || r.clk != clk || r.block != blk ||
 		    r.tid != tid0 || r.mask != per || r.pc != pc)
 			rec_put(&hl->r, blk, clk, tid0, HZR_LINE, per, pc);
+		/* a second read of the line that these lanes are ordered
+		 * after is dropped, as drop_second does for a granule */
+		rec_load(&r2, &hl->r2);
+		if ((r2.flags & HZR_LINE) && r2.clk > base &&
+		    line_ordered(hb, &r2, fw, RK_R2, tid0, per, base) == LINE_GRAN)
+			rec_put(&hl->r2, 0, 0, 0, 0, 0, 0);
 		return true;
 	}
 	settle_rec(&hl->r, fw, RK_R, base, hb->fence, clk);
@@ -3092,13 +3171,16 @@ HOT uint32_t fast_reads(struct block_ctx *bc, struct hz_block *hb,
 
 		uint32_t rest = lanes & (lanes - 1);
 
-		if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk &&
-		    rest && ptr[__builtin_ctz(rest)] == p) {
+		if (p == prev_p && same_ok && t->snap == prev->snap && t->xk == prev->xk) {
 			/* a broadcast read: what held for the lane before holds
-			 * for this one, and the read records stay.  The last
-			 * lane of the run is recorded, as the second read of
-			 * the granule (note_second), so that a write by the
-			 * first is checked against it */
+			 * for this one, and the first record stays.  The last
+			 * lane of the run is kept as the second read, so that
+			 * a write by the first is checked against it */
+			if (!rest || ptr[__builtin_ctz(rest)] != p)
+				note_bcast(hb, off < ssize ? &hb->ssh[off >> 2]
+							   : &wh->sh[(a - wh->lo) >> 2],
+					   n, w->id * 32 + l, pc, off < ssize ? NULL : wh,
+					   base);
 			lanes = rest;
 			continue;
 		}
@@ -3221,6 +3303,14 @@ static void quiet_begin(struct hz_block *hb)
 /* The logged reads as read records, in the order they were made, each
  * with the clock its thread had then (one less than now for a thread
  * that has since arrived at a barrier). */
+/* The clock lane l of logged read e had when it read (one less than
+ * now for a thread that has since arrived at a barrier). */
+static inline uint32_t slog_clk(const struct hz_block *hb,
+				const struct hz_slog *e, uint32_t l)
+{
+	return hb->t[e->warp * 32u + l].clk - (hb->arrived[e->warp] >> l & 1);
+}
+
 static void slog_replay(struct hz_block *hb, uint32_t base)
 {
 	uint32_t i;
@@ -3232,9 +3322,21 @@ static void slog_replay(struct hz_block *hb, uint32_t base)
 		while (lanes) {
 			uint32_t l = (uint32_t)__builtin_ctz(lanes), tid = e->warp * 32u + l, g;
 			uint32_t off = e->lined ? e->off + l * e->step : hb->soff[e->off][l];
-			uint32_t clk = hb->t[tid].clk - (hb->arrived[e->warp] >> l & 1);
+			uint32_t clk = slog_clk(hb, e, l), rest = lanes & (lanes - 1);
 
-			lanes &= lanes - 1;
+			lanes = rest;
+			/* inside a broadcast (the lanes before and after it read
+			 * the same word at the same clock) a lane leaves no record
+			 * its neighbours do not: the first of the run and the last
+			 * are recorded, as in fast_reads */
+			if (!e->lined && rest && l && (e->lanes >> (l - 1) & 1)) {
+				uint32_t n = (uint32_t)__builtin_ctz(rest);
+
+				if (n == l + 1 && hb->soff[e->off][l - 1] == off &&
+				    hb->soff[e->off][n] == off &&
+				    slog_clk(hb, e, l - 1) == clk && slog_clk(hb, e, n) == clk)
+					continue;
+			}
 			for (g = off >> 2; g < (off + e->n) >> 2; g++)
 				note_read(hb, &hb->ssh[g], clk, tid, e->pc, base, true, NULL);
 		}
