@@ -2296,6 +2296,7 @@ void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		ptx_fail(ps, line, "simt's mnemonic table is out of order");
 	split_mods(&d);
 	decode_one(&d);
+	ptx_du_note(ps, op, oplen, ops, nops, guard, first);
 	/* the common typed forms run as ops of their own (typed.c) */
 	for (i = first; i < ps->mod->ncode; i++)
 		simt_typed_pick(&ps->mod->code[i]);

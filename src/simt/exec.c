@@ -129,6 +129,8 @@ void simt_warp_start(struct block_ctx *bc, struct warp *w)
 	w->mask = w->exist;
 	w->next_pc = UINT32_MAX;
 	w->rotate_from = 0;
+	if (bc->uck)
+		simt_uck_frame(w, L->fn, 0, UINT32_MAX);
 }
 
 /* ---- floating point ---- */
@@ -583,6 +585,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 
 			ex &= in->guard_neg ? ~p : p;
 		}
+		if (__builtin_expect(in->uchk, 0) && bc->uck)
+			simt_uck_exec(bc, w, in, w->mask, ex);
 		if (in->flop && in->guard >= 0) {
 			/* a guarded one's FLOPs are its lanes' (runs count the
 			 * others) */

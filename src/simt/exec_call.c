@@ -43,6 +43,10 @@ static bool grow_rows(struct warp *w, uint32_t need)
 		cap *= 2;
 	w->regs = simt_xrealloc(w->regs, (size_t)cap * 32 * sizeof(uint64_t));
 	w->rows_cap = cap;
+	if (w->defd) {
+		w->defd = simt_xrealloc(w->defd, (size_t)cap * sizeof *w->defd);
+		w->defd_cap = cap;
+	}
 	return true;
 }
 
@@ -113,6 +117,8 @@ bool simt_exec_call(struct block_ctx *bc, struct warp *w,
 			FOR_LANES(ex, D[l] = S[l]);
 		}
 	}
+	if (bc->uck)
+		simt_uck_frame(w, f, row_base, ex);
 	FOR_LANES(ex, w->lane_fi[l] = nf);
 	w->fi = nf;
 	w->pc = f->pc_begin;

@@ -74,7 +74,7 @@ enum { HK_RACE, HK_BARRIER, HK_UNINIT };
 /* Access words of a report site. */
 enum { AC_READ, AC_WRITE, AC_ATOMIC, AC_ASYNC, AC_NONE };
 /* Spaces of a report. */
-enum { SP_NONE, SP_GLOBAL, SP_SHARED };
+enum { SP_NONE, SP_GLOBAL, SP_SHARED, SP_REG };
 
 /* The per-access paths are inlined into the warp loop; reporting is
  * kept out of it. */
@@ -820,7 +820,7 @@ static void coords_of(const struct launch_state *L, uint64_t block,
 
 static const char *space_word(int space)
 {
-	return space == SP_SHARED ? "shared" : "global";
+	return space == SP_SHARED ? "shared" : space == SP_REG ? "register" : "global";
 }
 
 static void site_text(struct simt_buf *b, const struct hz_report *r, int i)
@@ -2511,6 +2511,30 @@ COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
 		simt_buf_printf(&b, "%llu bytes into a %llu-byte allocation, "
 				"never written", (unsigned long long)off,
 				(unsigned long long)size);
+	report(bc, &k, NULL, b.s);
+	simt_buf_free(&b);
+}
+
+COLD void simt_hz_uninit_reg(struct block_ctx *bc, const struct warp *w,
+			     unsigned lane, const struct simt_insn *in,
+			     const char *reg)
+{
+	struct hz_report k;
+	struct simt_buf b = {0};
+
+	key_init(&k, bc, HK_UNINIT, SP_REG);
+	key_site(&k, 0, bc, bc->block, w->id * 32 + lane,
+		 (uint32_t)(in - bc->L->mod->code), AC_READ);
+	if (report_again(bc, &k))
+		return;
+	simt_buf_printf(&b, "uninitialized: register %s read ", reg ? reg : "?");
+	site_where(&b, k.mod, k.pc[0]);
+	simt_buf_printf(&b, " by block (%u,%u,%u) thread (%u,%u,%u), which nothing "
+			"wrote before: a variable used before it was given a value "
+			"(a sum without `= 0`?); on a GPU it holds whatever the "
+			"hardware register last held",
+			k.block[0][0], k.block[0][1], k.block[0][2],
+			k.thread[0][0], k.thread[0][1], k.thread[0][2]);
 	report(bc, &k, NULL, b.s);
 	simt_buf_free(&b);
 }

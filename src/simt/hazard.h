@@ -44,6 +44,12 @@ struct hz_word {
  * (recorded once, for the lowest of them). */
 enum { HZ_READ, HZ_WRITE, HZ_ATOMIC, HZ_WRITE_COLL };
 
+/* undef.c: lane `lane` of instruction `in` read register `reg` (its PTX
+ * name) before anything was written to it. */
+void simt_hz_uninit_reg(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in,
+			const char *reg);
+
 /* launch.c */
 void simt_hz_launch_begin(struct launch_state *L);
 void simt_hz_launch_end(struct launch_state *L);

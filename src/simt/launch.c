@@ -196,6 +196,7 @@ void simt_ctx_prepare(struct block_ctx *bc, struct launch_state *L)
 		w->id = i;
 		warp_launch_sregs(bc, w);
 	}
+	simt_uck_prepare(bc);
 	if (bc->shared_cap < L->shared_size + 16) {
 		free(bc->shared);
 		bc->shared_cap = L->shared_size + 16;

@@ -447,6 +447,8 @@ static void parse_name_operand(struct ptx_parser *ps, struct ptx_rop *r)
 		r->kind = RO_REG;
 		r->row = row;
 		r->rtype = type;
+		r->sym = TOK->s;        /* its name, for messages */
+		r->symlen = TOK->len;
 		next(ps);
 		return;
 	}
@@ -1507,6 +1509,8 @@ static void parse_statement(struct ptx_parser *ps, int *depth, int *scopes,
 		    type != ST_PRED)
 			ptx_fail(ps, TOK->line, "bad guard predicate '%.*s'",
 				 (int)TOK->len, TOK->s);
+		ps->guard_name = TOK->s;
+		ps->guard_len = TOK->len;
 		next(ps);
 		parse_instruction(ps, (int)row, neg);
 	} else if (TOK->kind == TK_IDENT && TOK->s[0] != '.' &&
@@ -1536,6 +1540,8 @@ static void parse_body(struct ptx_parser *ps, int fi)
 	ps->nlocs = 0;
 	ps->cur_file = 0;
 	ps->cur_line = 0;
+	ps->ndu = 0;
+	ps->ndu_row = 0;
 	f = &ps->mod->funcs[fi];
 	f->pc_begin = ps->mod->ncode;
 	f->local_size = 0;
@@ -1558,6 +1564,7 @@ static void parse_body(struct ptx_parser *ps, int fi)
 	resolve_labels(ps);
 	f->nrows = ps->nrows ? ps->nrows : 1;
 	f->defined = true;
+	ptx_undef_analyze(ps, fi);
 	ps->fn = -1;
 }
 
@@ -1721,6 +1728,8 @@ static void parser_free(struct ptx_parser *ps)
 	free(ps->chain);
 	free(ps->chain_start);
 	free(ps->inl);
+	free(ps->du);
+	free(ps->du_row);
 }
 
 int simt_ptx_load(struct simt_module *mod, const char *text, size_t len)
@@ -1763,6 +1772,7 @@ void simt_module_free(struct simt_module *mod)
 		free(f->callees);
 		free(f->shvars);
 		free(f->sum_bad);
+		free(f->uck_rows);
 	}
 	for (i = 0; i < mod->nvars; i++) {
 		struct simt_var *v = &mod->vars[i];
@@ -1784,6 +1794,12 @@ void simt_module_free(struct simt_module *mod)
 	free(mod->vars);
 	free(mod->code);
 	free(mod->runs);
+	for (i = 0; i < (int)mod->nuck_row; i++)
+		free(mod->uck_name[i]);
+	free(mod->uck_name);
+	free(mod->uck_row);
+	free(mod->ucks);
+	free(mod->uck_of);
 	free(mod->consts);
 	free(mod->calls);
 	free(mod->owned);

@@ -104,6 +104,30 @@ struct ptx_loc {
 	uint32_t file, line, col;
 };
 
+/* What one PTX instruction of the function being read does to its
+ * registers, for the analysis of reads before writes (undef.c): rows
+ * du_row[first...] are nuse rows it reads, then ndef rows it writes; the
+ * first nval of the reads are values it copies into what it writes
+ * (DU_COPY: all of them; DU_ANY: a lane's copy is written where any of
+ * them was, as a pack or a select; DU_XLANE: a shuffle, whose lanes may
+ * take another lane's value).  DU_OPAQUE: writes that are not followed,
+ * whose registers are then not checked. */
+enum { DU_PLAIN, DU_COPY, DU_ANY, DU_XLANE, DU_OPAQUE };
+struct ptx_du {
+	uint32_t pc;       /* its first decoded instruction; UINT32_MAX: none */
+	uint32_t first;
+	uint16_t nuse, ndef, nval;
+	uint8_t kind;
+	int32_t guard;
+	const char *gname; /* the guard's name in the text */
+	uint32_t glen;
+};
+struct ptx_durow {
+	uint32_t row;
+	const char *name;  /* in the PTX text */
+	uint32_t len;
+};
+
 struct ptx_parser {
 	struct simt_module *mod;
 	struct ptx_lexer lx;
@@ -151,6 +175,13 @@ struct ptx_parser {
 	int nplist[2];
 	/* .global and .const bytes the module has declared so far */
 	uint64_t static_bytes;
+	/* the current function's instructions' register uses (undef.c) */
+	struct ptx_du *du;
+	uint32_t ndu, capdu;
+	struct ptx_durow *du_row;
+	uint32_t ndu_row, capdu_row;
+	const char *guard_name;    /* of the instruction being read */
+	uint32_t guard_len;
 };
 
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
@@ -158,6 +189,13 @@ _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
 void ptx_lex_next(struct ptx_lexer *lx);
 /* ptx_summary.c: the module's summaries, computed after parsing. */
 void ptx_finish(struct ptx_parser *ps);
+
+/* undef.c: reads of registers before any write, found in function fi
+ * once it is read (its rows, labels and du records complete), become
+ * checks the interpreter makes (simt_int.h, struct simt_uck). */
+void ptx_du_note(struct ptx_parser *ps, const char *op, uint32_t oplen,
+		 const struct ptx_rop *ops, int nops, int guard, uint32_t first);
+void ptx_undef_analyze(struct ptx_parser *ps, int fi);
 
 /* decode.c */
 void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,

@@ -261,6 +261,8 @@ struct simt_insn {
 	uint8_t flop;     /* FLOPs per lane (for counters) */
 	uint8_t flop_type;
 	uint8_t sem;      /* MSEM_* of ld/st/atom/membar/bar */
+	uint8_t form;     /* MF_*: a hot form the interpreter runs inline */
+	uint8_t uchk;     /* has an entry in mod->ucks (undef.c) */
 	int32_t guard;    /* predicate row, or -1 */
 	struct simt_opnd o[6];
 	struct simt_opnd addr;
@@ -269,8 +271,6 @@ struct simt_insn {
 	uint32_t ptx_line;
 	uint32_t src_line;
 	uint16_t src_file;
-	uint8_t form;     /* MF_*: a hot form the interpreter runs inline */
-	uint8_t pad2;
 };
 
 /* Forms of instructions that the interpreter loop takes inline in the
@@ -330,6 +330,10 @@ struct simt_func {
 	uint32_t sum_rows;         /* register rows of the largest frame */
 	int max_dyn_shared;        /* cudaFuncAttributeMaxDynamicSharedMemorySize */
 	int carveout;
+	/* Register rows that may be read before they are written (undef.c):
+	 * each frame of the function starts with them unwritten. */
+	uint32_t *uck_rows;
+	uint32_t nuck_rows;
 };
 
 struct simt_var {
@@ -392,6 +396,30 @@ struct simt_module {
 	/* Per instruction, the straight-line run from it (exec.c), made at
 	 * the module's first launch. */
 	struct simt_run *runs;
+	/* The checks of registers read before written (undef.c): entry
+	 * uck_of[pc] of ucks for each instruction with uchk set. */
+	struct simt_uck *ucks;
+	uint32_t nucks, capucks;
+	uint32_t *uck_of;
+	uint32_t *uck_row;         /* rows the entries name, in order */
+	uint32_t nuck_row, capuck_row;
+	char **uck_name;           /* per checked row: its PTX name */
+};
+
+/* What one instruction does to the registers whose reads are checked
+ * (undef.c): rows uck_row[first...] are, in order, its guard predicate
+ * when `guard` (checked for the whole group), nchk rows it reads
+ * (reported where a lane of it has not written them), nset rows it
+ * writes, then ndst rows it copies into from nsrc rows: a lane of the
+ * copy counts as written where, by `merge`, every source was (UCK_ALL),
+ * any source was (UCK_ANY: packs, selects), or, for a shuffle, where any
+ * lane that runs it wrote the source (UCK_XLANE). */
+enum { UCK_ALL, UCK_ANY, UCK_XLANE };
+struct simt_uck {
+	uint32_t first;
+	uint8_t nchk, nset, ndst, nsrc;
+	bool guard;
+	uint8_t merge;
 };
 
 /* The instructions from one to the end of its straight-line run (the
