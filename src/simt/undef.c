@@ -380,12 +380,29 @@ static uint32_t uck_row_add(struct simt_module *mod, uint32_t row,
 	return mod->nuck_row++;
 }
 
+/* What the passes over a function share: the candidates C, the rows
+ * exempt from checking, and per du row whether its read is checked. */
+struct analysis {
+	uint64_t *C;
+	const uint64_t *excl;
+	bool *chk;
+};
+
+/* Whether row r may be unwritten where S holds, and is checked at all. */
+static bool unwritten(const struct analysis *an, const uint64_t *S, uint32_t r)
+{
+	return !bit(S, r) && !bit(an->excl, r);
+}
+
 /* The checks of one instruction: what it reads where it may be
- * unwritten (flags `chk`, guard), what it writes of the candidates C. */
+ * unwritten (an->chk, its guard), what it writes of the candidates. */
 static void emit_uck(struct ptx_parser *ps, const struct ptx_du *u,
-		     const bool *chk, bool gchk, const uint64_t *C)
+		     const uint64_t *S, struct analysis *an)
 {
 	struct simt_module *mod = ps->mod;
+	const bool *chk = an->chk + u->first;
+	const uint64_t *C = an->C;
+	bool gchk = u->guard >= 0 && unwritten(an, S, (uint32_t)u->guard);
 	const struct ptx_durow *use = &ps->du_row[u->first];
 	const struct ptx_durow *def = use + u->nuse;
 	struct simt_uck e = {0};
@@ -439,6 +456,51 @@ static void emit_uck(struct ptx_parser *ps, const struct ptx_du *u,
 	mod->ucks[mod->nucks++] = e;
 }
 
+/* Calls visit for each recorded instruction of the function, with S
+ * the rows written before it, block by block from their entry sets. */
+static void walk(struct ptx_parser *ps, const struct cfg *g, const uint64_t *in,
+		 uint32_t W, const int32_t *dui, uint64_t *S,
+		 void (*visit)(struct ptx_parser *, const struct ptx_du *,
+			       const uint64_t *, struct analysis *),
+		 struct analysis *an)
+{
+	uint32_t i, pc;
+
+	for (i = 0; i < g->nb; i++) {
+		memcpy(S, in + (size_t)i * W, W * sizeof *S);
+		for (pc = g->start[i]; pc < g->start[i + 1]; pc++) {
+			const struct ptx_du *u;
+
+			if (dui[pc] < 0)
+				continue;
+			u = &ps->du[dui[pc]];
+			if (u->kind != DU_OPAQUE)
+				visit(ps, u, S, an);
+			apply(ps, u, S);
+		}
+	}
+}
+
+/* The reads of u that may see an unwritten row: their rows become
+ * candidates, checked where u reads them (a copy's values are followed
+ * only, so that a later read of the copy is checked). */
+static void find_reads(struct ptx_parser *ps, const struct ptx_du *u,
+		       const uint64_t *S, struct analysis *an)
+{
+	uint32_t k;
+
+	if (u->guard >= 0 && unwritten(an, S, (uint32_t)u->guard))
+		bit_set(an->C, (uint32_t)u->guard);
+	for (k = 0; k < u->nuse; k++) {
+		uint32_t r = ps->du_row[u->first + k].row;
+
+		if (unwritten(an, S, r)) {
+			an->chk[u->first + k] = k >= u->nval;
+			bit_set(an->C, r);
+		}
+	}
+}
+
 /* The must-be-written analysis is skipped for functions so large that
  * its sets would take more than this many 64-bit words. */
 #define MAX_WORDS (1u << 22)
@@ -451,7 +513,8 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 	uint32_t W = (nr + 63) / 64, i, k, pc, ncand = 0;
 	uint64_t *in, *out, *S, *C, *excl;
 	int32_t *dui;
-	bool changed, *chk;
+	bool changed;
+	struct analysis an;
 	struct cfg g;
 
 	if (!ps->ndu || !nr || !n)
@@ -503,33 +566,10 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 		}
 	} while (changed);
 	/* the reads of rows that may not be written: the candidates */
-	chk = simt_xcalloc(ps->ndu_row + 1, sizeof *chk);
-	for (i = 0; i < g.nb; i++) {
-		memcpy(S, in + (size_t)i * W, W * sizeof *S);
-		for (pc = g.start[i]; pc < g.start[i + 1]; pc++) {
-			const struct ptx_du *u;
-
-			if (dui[pc] < 0)
-				continue;
-			u = &ps->du[dui[pc]];
-			if (u->kind != DU_OPAQUE) {
-				if (u->guard >= 0 && !bit(S, (uint32_t)u->guard) &&
-				    !bit(excl, (uint32_t)u->guard))
-					bit_set(C, (uint32_t)u->guard);
-				/* a value copied may be unwritten: followed, so
-				 * that a later read of the copy is checked */
-				for (k = 0; k < u->nuse; k++) {
-					uint32_t r = ps->du_row[u->first + k].row;
-
-					if (!bit(S, r) && !bit(excl, r)) {
-						chk[u->first + k] = k >= u->nval;
-						bit_set(C, r);
-					}
-				}
-			}
-			apply(ps, u, S);
-		}
-	}
+	an.chk = simt_xcalloc(ps->ndu_row + 1, sizeof *an.chk);
+	an.C = C;
+	an.excl = excl;
+	walk(ps, &g, in, W, dui, S, find_reads, &an);
 	for (k = 0; k < W; k++)
 		ncand += (uint32_t)__builtin_popcountll(C[k]);
 	if (ncand) {
@@ -539,24 +579,9 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 				f->uck_rows[f->nuck_rows++] = k;
 		/* every instruction of the module so far may get an entry */
 		mod->uck_of = simt_xrealloc(mod->uck_of, mod->ncode * sizeof *mod->uck_of);
-		for (i = 0; i < g.nb; i++) {
-			memcpy(S, in + (size_t)i * W, W * sizeof *S);
-			for (pc = g.start[i]; pc < g.start[i + 1]; pc++) {
-				const struct ptx_du *u;
-
-				if (dui[pc] < 0)
-					continue;
-				u = &ps->du[dui[pc]];
-				if (u->kind != DU_OPAQUE)
-					emit_uck(ps, u, chk + u->first,
-						 u->guard >= 0 &&
-						 !bit(S, (uint32_t)u->guard) &&
-						 !bit(excl, (uint32_t)u->guard), C);
-				apply(ps, u, S);
-			}
-		}
+		walk(ps, &g, in, W, dui, S, emit_uck, &an);
 	}
-	free(chk);
+	free(an.chk);
 	free(in);
 	free(out);
 	free(S);
