@@ -566,7 +566,8 @@ void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 
 /* Why a barrier-misuse report was made (part of its identity). */
 enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
-       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST, WHY_ASYNC_AGAIN };
+       WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST, WHY_ASYNC_AGAIN,
+       WHY_LOST_UPDATE };
 
 struct hz_async {
 	uint32_t off;
@@ -590,6 +591,11 @@ struct hz_cold {
 	struct hz_gvc *fence_xk;
 	uint32_t fence_row[32];
 	bool fence_row_on;
+	/* The granule of the thread's last strong load that was not an
+	 * atomic, its block and the thread's clock then: a strong store to
+	 * it completes a read-modify-write of two steps. */
+	const struct hz_word *sld;
+	uint32_t sld_block, sld_clk;
 	/* cp.async copies not yet waited for */
 	uint32_t committed;
 	uint32_t nasync, capasync;
@@ -836,7 +842,7 @@ static char *race_message(const struct hz_report *r)
 {
 	struct simt_buf b = {0};
 
-	simt_buf_printf(&b, "race: ");
+	simt_buf_printf(&b, r->why == WHY_LOST_UPDATE ? "race: lost update: " : "race: ");
 	site_text(&b, r, 0);
 	simt_buf_printf(&b, " and ");
 	site_text(&b, r, 1);
@@ -845,6 +851,12 @@ static char *race_message(const struct hz_report *r)
 	else if (r->why == WHY_NOT_WAITED)
 		simt_buf_printf(&b, ", the copy was not waited for "
 				"(cp.async.wait_group or wait_all, then a barrier)");
+	else if (r->why == WHY_LOST_UPDATE)
+		simt_buf_printf(&b, ", the second the store of a load-then-store "
+				"(volatile or relaxed) that nothing orders after the first: "
+				"the first store can fall between its load and its store "
+				"and be lost; an atomic (atomicAdd, atomicMax, atomicCAS) "
+				"does the whole step at once");
 	else if (r->why == WHY_ASYNC_AGAIN)
 		simt_buf_printf(&b, ", two asynchronous copies of one thread to "
 				"the same bytes in flight at once (wait for the first "
@@ -2397,6 +2409,25 @@ COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
 	report(bc, &k, xop_message, NULL);
 }
 
+/* A strong store (volatile or relaxed, not an atomic) by thread tid to
+ * granule wd, whose last write w was a strong store of another thread:
+ * a lost update when tid loaded the granule with a strong load of this
+ * block and launch before it (a load-then-store) and nothing orders w
+ * before it.  Both accesses being strong, the memory model calls it no
+ * data race, but the two steps let another store fall between them. */
+static bool lost_update(struct hz_block *hb, const struct hz_word *wd,
+			const struct hz_rec *w, uint32_t tid, uint8_t flags,
+			uint8_t mask, uint32_t base)
+{
+	const struct hz_cold *c = &hb->c[tid];
+
+	return (flags & (HZR_STRONG | HZR_ATOMIC)) == HZR_STRONG &&
+	       (w->flags & (HZR_STRONG | HZR_ATOMIC)) == HZR_STRONG &&
+	       (w->mask & mask) && (w->block != hb->block || w->tid != tid) &&
+	       c->sld == wd && c->sld_block == hb->block && c->sld_clk > base &&
+	       both_strong(w, flags, hb->block) && !ordered(hb, tid, w);
+}
+
 /* One granule: checks the access against the recorded ones and records
  * it.  `cur` is the current memory content of the bytes written, `val`
  * the new one (writes only). */
@@ -2435,6 +2466,17 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 			report_race(bc, space, &w, true, tid, pc, acc,
 				    (w.flags & HZR_ASYNC) && w.tid == tid &&
 				    w.block == blk ? WHY_NOT_WAITED : 0);
+	} else if (kind == HZ_WRITE && (!shared || w.block == blk) &&
+		   !(val && memcmp(cur, val, n) == 0) &&
+		   lost_update(hb, wd, &w, tid, flags, mask, base)) {
+		report_race(bc, space, &w, true, tid, pc, acc, WHY_LOST_UPDATE);
+	}
+	if ((flags & (HZR_STRONG | HZR_ATOMIC)) == HZR_STRONG && kind == HZ_READ) {
+		struct hz_cold *c = &hb->c[tid];
+
+		c->sld = wd;
+		c->sld_block = blk;
+		c->sld_clk = me.clk;
 	}
 	if (kind == HZ_READ) {
 		/* a later read replaces the first record when that is ordered

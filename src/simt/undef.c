@@ -517,6 +517,10 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 	struct analysis an;
 	struct cfg g;
 
+	/* a function defined again starts over */
+	free(f->uck_rows);
+	f->uck_rows = NULL;
+	f->nuck_rows = 0;
 	if (!ps->ndu || !nr || !n)
 		return;
 	cfg_build(mod, b, n, &g);
