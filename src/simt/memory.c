@@ -15,6 +15,22 @@
 #define MMAP_MIN (1u << 20)
 #define FREED_RING 256
 
+/* Device, managed and pinned memory is placed in one reserved range of
+ * address space, in order and never reused: each allocation has pages of
+ * its own, followed by a gap that nothing is mapped in, as large as the
+ * allocation and at least GAP_MIN.  An index that runs past the end of
+ * one allocation (or before its start) then lands outside every
+ * allocation, where the bounds check reports it, instead of inside the
+ * next one, where it would corrupt another buffer silently; a pointer
+ * used after its free stays outside too.  When the range cannot be
+ * reserved or is used up, allocations come from malloc and mmap. */
+#define ARENA_BYTES (4ull << 40)
+#define GAP_MIN ((uint64_t)1 << 20)
+
+static uint8_t *arena;
+static uint64_t arena_next = GAP_MIN;
+static bool arena_tried;
+
 static struct simt_alloc *table;
 static size_t ntable, captable;
 /* Device and managed bytes allocated on each device. */
@@ -181,6 +197,43 @@ static void enter(struct simt_alloc *al)
 		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
 }
 
+static size_t page_round(uint64_t n)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	return (size_t)((n + pg - 1) / pg * pg);
+}
+
+/* round bytes (a multiple of the page size) of zeroed memory from the
+ * arena, or NULL.  Called with table_lock held. */
+static void *arena_take(size_t round)
+{
+	uint64_t gap = round > GAP_MIN ? page_round(round) : GAP_MIN;
+	uint8_t *p;
+
+	if (!arena_tried) {
+		void *r = mmap(NULL, ARENA_BYTES, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		arena_tried = true;
+		arena = r == MAP_FAILED ? NULL : r;
+	}
+	if (!arena || round > ARENA_BYTES - arena_next ||
+	    gap > ARENA_BYTES - arena_next - round)
+		return NULL;
+	p = arena + arena_next;
+	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0)
+		return NULL;
+	arena_next += round + gap;
+	return p;
+}
+
+static bool in_arena(const void *p)
+{
+	return arena && (const uint8_t *)p >= arena &&
+	       (const uint8_t *)p < arena + ARENA_BYTES;
+}
+
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 {
 	struct simt_alloc al = {0};
@@ -196,7 +249,12 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 		return NULL;
 	if (own)
 		round = (round + 4095) & ~(size_t)4095;
-	if (round >= MMAP_MIN || own) {
+	pthread_mutex_lock(&table_lock);
+	p = arena_take(page_round(round));
+	pthread_mutex_unlock(&table_lock);
+	if (p) {
+		al.arena = true;
+	} else if (round >= MMAP_MIN || own) {
 		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED)
@@ -259,9 +317,15 @@ int simt_mem_free(void *p, int kind)
 		simt_hs_forget(al.base);
 	hz_detach(&al);
 	remember_freed(&al);
-	if (al.gmem)
+	if (al.gmem) {
 		simt_gmem_unmapped(al.gmem);
-	else if (al.mmapped)
+	} else if (al.arena && in_arena(p)) {
+		/* the pages go back; the addresses stay unmapped, never reused */
+		size_t n = page_round((al.size + 255) / 256 * 256);
+
+		madvise(p, n, MADV_DONTNEED);
+		mprotect(p, n, PROT_NONE);
+	} else if (al.mmapped)
 		munmap(p, (al.size + 255) / 256 * 256);
 	else
 		free(p);

@@ -470,6 +470,7 @@ struct simt_alloc {
 	int ctx;
 	bool readonly;
 	bool mmapped;
+	bool arena;        /* placed in memory.c's arena */
 	unsigned flags;
 	const char *name;  /* symbol name for module variables */
 	/* Hazard checking: the shadow of every 4 bytes (NULL: unchecked)
