@@ -501,6 +501,18 @@ static void find_reads(struct ptx_parser *ps, const struct ptx_du *u,
 	}
 }
 
+static void exempt_params(uint64_t *excl, uint32_t nr,
+			  const struct simt_param *p, int n)
+{
+	int i;
+	uint64_t r;
+
+	for (i = 0; i < n; i++)
+		for (r = p[i].offset; r < (uint64_t)p[i].offset + (p[i].size + 7) / 8 &&
+				      r < nr; r++)
+			bit_set(excl, (uint32_t)r);
+}
+
 /* The must-be-written analysis is skipped for functions so large that
  * its sets would take more than this many 64-bit words. */
 #define MAX_WORDS (1u << 22)
@@ -537,9 +549,15 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 
 		if (u->kind == DU_OPAQUE)
 			for (k = 0; k < (uint32_t)u->nuse + u->ndef; k++)
-				bit_set(excl, ps->du_row[u->first + k].row);
+				if (ps->du_row[u->first + k].row < nr)
+					bit_set(excl, ps->du_row[u->first + k].row);
 		if (u->pc != UINT32_MAX && u->pc >= b && u->pc - b < n)
 			dui[u->pc - b] = (int32_t)i;
+	}
+	/* a function's parameters and results are rows the call fills */
+	if (!f->is_entry) {
+		exempt_params(excl, nr, f->params, f->nparams);
+		exempt_params(excl, nr, f->rets, f->nrets);
 	}
 	in = simt_xmalloc((size_t)g.nb * W * sizeof *in);
 	out = simt_xmalloc((size_t)g.nb * W * sizeof *out);
