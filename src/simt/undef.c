@@ -241,14 +241,22 @@ static inline void bit_clear(uint64_t *s, uint32_t r)
 	s[r >> 6] &= ~(1ull << (r & 63));
 }
 
+/* The rows instruction u names (NULL when it names none and the
+ * function none before it). */
+static const struct ptx_durow *du_rows(const struct ptx_parser *ps,
+				       const struct ptx_du *u)
+{
+	return ps->du_row ? ps->du_row + u->first : NULL;
+}
+
 /* The rows written after instruction u, from those written before (S):
  * its writes when it is not guarded; a copy's only as far as its values
  * were written (a copy of what may be unwritten may be unwritten). */
 static void apply(const struct ptx_parser *ps, const struct ptx_du *u,
 		  uint64_t *S)
 {
-	const struct ptx_durow *use = &ps->du_row[u->first];
-	const struct ptx_durow *def = use + u->nuse;
+	const struct ptx_durow *use = du_rows(ps, u);
+	const struct ptx_durow *def = use ? use + u->nuse : NULL;
 	bool all = true, any = !u->nval;
 	uint32_t i;
 
@@ -403,8 +411,8 @@ static void emit_uck(struct ptx_parser *ps, const struct ptx_du *u,
 	const bool *chk = an->chk + u->first;
 	const uint64_t *C = an->C;
 	bool gchk = u->guard >= 0 && unwritten(an, S, (uint32_t)u->guard);
-	const struct ptx_durow *use = &ps->du_row[u->first];
-	const struct ptx_durow *def = use + u->nuse;
+	const struct ptx_durow *use = du_rows(ps, u);
+	const struct ptx_durow *def = use ? use + u->nuse : NULL;
 	struct simt_uck e = {0};
 	uint32_t i, nchk = 0, nset = 0, ndst = 0, nsrc = 0;
 	bool copy = u->kind != DU_PLAIN;
