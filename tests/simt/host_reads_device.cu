@@ -1,4 +1,4 @@
-// expect: exit=139 stderr=simt: the host read device memory, byte 12 of a 1024-byte allocation from cudaMalloc [simt-only]
+// expect: fail stderr=simt: the host read device memory, byte 12 of a 1024-byte allocation from cudaMalloc [simt-only]
 // Must fail: the host reads a kernel's result straight through the device
 // pointer, forgetting the cudaMemcpy.  On a GPU without unified access
 // to device memory that read faults; simt keeps device memory out of the
