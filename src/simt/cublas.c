@@ -345,9 +345,7 @@ static bool scalar(const char *fn, const char *arg, int mode, int t,
 			       (int64_t)simt_blas_type_size(t), false)
 	    : !simt_blas_host_scalar(fn, arg, p))
 		return false;
-	simt_own_enter();
 	*v = simt_blas_load(t, p, 0);
-	simt_own_leave();
 	return true;
 }
 
@@ -408,16 +406,11 @@ static bool operand_ok(const struct gemm_args *g, const char *name,
 				     false))
 			return false;
 		for (i = 0; i < batch; i++) {
-			const void *p;
-
 			snprintf(dims, sizeof dims, "%s[%d]: %lld x %lld, "
 				 "%s=%lld", name, i, (long long)rows,
 				 (long long)cols, ldname, (long long)x->ld);
 			simt_blas_extent(rows, cols, x->ld, 0, 1, &lo, &hi);
-			simt_own_enter();       /* the array is device memory */
-			p = x->ptrs[i];
-			simt_own_leave();
-			if (!simt_blas_range(g->fn, name, dims, p,
+			if (!simt_blas_range(g->fn, name, dims, x->ptrs[i],
 					     lo * (int64_t)es, hi * (int64_t)es,
 					     write))
 				return false;

@@ -624,10 +624,8 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d,
 	    (!simt_blas_host_scalar(fn, "alpha", alpha) ||
 	     !simt_blas_host_scalar(fn, "beta", beta)))
 		return CUBLAS_STATUS_EXECUTION_FAILED;
-	simt_own_enter();       /* device memory in device pointer mode */
 	g.alpha = simt_blas_load(scale, alpha, 0);
 	g.beta = simt_blas_load(scale, beta, 0);
-	simt_own_leave();
 	g.a.p = A;
 	g.b.p = B;
 	g.c.p = C;

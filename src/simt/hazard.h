@@ -225,17 +225,9 @@ void simt_hz_op_end(uint32_t lane);
  * tracks such allocations (page-aligned, pages of their own) while
  * checks are on; an operation's end says what it touched; order.c says
  * when the host's knowledge grows.  simt_busy is non-zero while simt's
- * API lock is held (simt's own accesses are not the host's).  Device
- * memory (cudaMalloc) is tracked too, with `device`: the host may never
- * touch it, so it stays protected whenever simt is not running, and a
- * host access is reported and faults, as it would on a GPU. */
+ * API lock is held (simt's own accesses are not the host's). */
 extern atomic_int simt_busy;
-/* Around simt's own reads of device memory made without its API lock
- * (a library checking its arguments), so they are not taken for the
- * host's. */
-void simt_own_enter(void);
-void simt_own_leave(void);
-void simt_hs_track(uint64_t base, uint64_t size, bool device);
+void simt_hs_track(uint64_t base, uint64_t size);
 void simt_hs_forget(uint64_t base);
 void simt_hs_op_done(uint32_t lo, uint32_t hi, bool host_waits);
 void simt_hs_settle(void);

@@ -17,18 +17,11 @@
  *
  * simt itself touches that memory too (the next kernel, a copy): a fault
  * while simt holds its API lock (simt_busy) just opens the allocation,
- * which the end of the operation protects again.
- *
- * Device memory from cudaMalloc is host memory here, so a program that
- * reads a device pointer on the host (forgetting the cudaMemcpy) would
- * work, and pass, though on a GPU it faults.  Such allocations are
- * tracked as `device`: protected against any access while simt is not
- * running; a host access is reported and then faults. */
+ * which the end of the operation protects again. */
 #include "hazard.h"
 #include "order.h"
 
 #include <signal.h>
-#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +41,6 @@ struct pend {
 
 struct tracked {
 	uint64_t base, size;        /* page-aligned base; size in bytes */
-	bool device;                /* device memory: never the host's */
 	int prot;                   /* what the host may do now */
 	bool opened;                /* a page of it opened by a fault */
 	uint32_t npend, cappend;
@@ -62,16 +54,6 @@ static struct sigaction old_segv;
 static size_t page;
 
 atomic_int simt_busy;
-
-void simt_own_enter(void)
-{
-	atomic_fetch_add(&simt_busy, 1);
-}
-
-void simt_own_leave(void)
-{
-	atomic_fetch_sub(&simt_busy, 1);
-}
 
 static size_t page_size(void)
 {
@@ -109,7 +91,7 @@ static struct tracked *tracked_at(uint64_t a)
 
 static void handler(int sig, siginfo_t *si, void *ctx);
 
-void simt_hs_track(uint64_t base, uint64_t size, bool device)
+void simt_hs_track(uint64_t base, uint64_t size)
 {
 	struct tracked *t;
 
@@ -132,10 +114,7 @@ void simt_hs_track(uint64_t base, uint64_t size, bool device)
 	memset(t, 0, sizeof *t);
 	t->base = base;
 	t->size = size;
-	t->device = device;
 	t->prot = PROT_READ | PROT_WRITE;
-	if (device)
-		set_prot(t, PROT_NONE);
 }
 
 void simt_hs_forget(uint64_t base)
@@ -157,8 +136,6 @@ static int wanted(const struct tracked *t)
 	uint32_t i;
 	int prot = PROT_READ | PROT_WRITE;
 
-	if (t->device)
-		return PROT_NONE;
 	for (i = 0; i < t->npend; i++) {
 		if (t->pend[i].wseq)
 			return PROT_NONE;
@@ -208,7 +185,7 @@ void simt_hs_op_done(uint32_t lo, uint32_t hi, bool host_waits)
 
 		/* the line records of memory the operation never reached
 		 * need no look */
-		if (t->device || simt_mem_touched(t->base) != lo ||
+		if (simt_mem_touched(t->base) != lo ||
 		    !(how = simt_hz_touched(t->base, lo, hi)))
 			continue;
 		for (j = 0; j < t->npend; j++)
@@ -269,18 +246,6 @@ static void check_access(const struct tracked *t, uint64_t off, bool write)
 	}
 }
 
-/* The host touched device memory: said before the access faults again,
- * this time for good. */
-static void device_access(const struct tracked *t, uint64_t a, bool write)
-{
-	fprintf(stderr, "simt: the host %s device memory, byte %llu of a %llu-byte "
-		"allocation from cudaMalloc: on a GPU the host cannot reach device memory "
-		"and this access faults; copy the data with cudaMemcpy, or allocate it "
-		"with cudaMallocManaged\n", write ? "wrote" : "read",
-		(unsigned long long)(a - t->base), (unsigned long long)t->size);
-	fflush(stderr);
-}
-
 static void handler(int sig, siginfo_t *si, void *ctx)
 {
 	uint64_t a = (uint64_t)(uintptr_t)si->si_addr;
@@ -288,20 +253,7 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 	uint64_t pg;
 	bool write = true;
 
-	/* simt's own access (maybe on several of its threads at once, so
-	 * whatever t->prot says, another may have opened it already) */
-	if (t && atomic_load(&simt_busy) > 0) {
-		mprotect((void *)(uintptr_t)t->base, span(t), PROT_READ | PROT_WRITE);
-		t->prot = PROT_READ | PROT_WRITE;
-		t->opened = false;
-		return;
-	}
-#if defined(__x86_64__)
-	write = (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#endif
-	if (t && t->device && a < t->base + t->size && t->prot != (PROT_READ | PROT_WRITE))
-		device_access(t, a, write);
-	if (!t || t->device || t->prot == (PROT_READ | PROT_WRITE)) {
+	if (!t || t->prot == (PROT_READ | PROT_WRITE)) {
 		/* not ours: whatever was there before decides */
 		sigaction(SIGSEGV, &old_segv, NULL);
 		handler_on = false;
@@ -309,6 +261,13 @@ static void handler(int sig, siginfo_t *si, void *ctx)
 			old_segv.sa_sigaction(sig, si, ctx);
 		return;         /* SIG_DFL: the access faults again and ends it */
 	}
+	if (atomic_load(&simt_busy) > 0) {
+		set_prot(t, PROT_READ | PROT_WRITE);
+		return;
+	}
+#if defined(__x86_64__)
+	write = (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
 	if (a < t->base + t->size)
 		check_access(t, a - t->base, write || t->prot == PROT_READ);
 	/* the page is opened for the rest of this wait */

@@ -23,10 +23,12 @@
  * allocation, where the bounds check reports it, instead of inside the
  * next one, where it would corrupt another buffer silently; a pointer
  * used after its free stays outside too.  When the range cannot be
- * reserved or is used up, allocations come from malloc and mmap. */
+ * reserved or is used up, allocations come from malloc and mmap.
+ * Managed and pinned memory that hostsync.c protects page by page while
+ * the checks are on gets mappings of its own instead: changing the
+ * protection of pages inside one huge mapping costs far more. */
 #define ARENA_BYTES (4ull << 40)
 #define GAP_MIN ((uint64_t)1 << 20)
-#define HUGE_PAGE ((uint64_t)2 << 20)
 
 static uint8_t *arena;
 static uint64_t arena_next = GAP_MIN;
@@ -210,7 +212,6 @@ static size_t page_round(uint64_t n)
 static void *arena_take(size_t round)
 {
 	uint64_t gap = round > GAP_MIN ? page_round(round) : GAP_MIN;
-	uint64_t at = arena_next;
 	uint8_t *p;
 
 	if (!arena_tried) {
@@ -220,18 +221,13 @@ static void *arena_take(size_t round)
 		arena_tried = true;
 		arena = r == MAP_FAILED ? NULL : r;
 	}
-	/* large ones start on a 2 MiB boundary, where huge pages can back
-	 * them (the reservation itself is page-aligned) */
-	if (round >= HUGE_PAGE)
-		at = ((uint64_t)(uintptr_t)arena + at + HUGE_PAGE - 1) / HUGE_PAGE *
-			     HUGE_PAGE - (uint64_t)(uintptr_t)arena;
-	if (!arena || at > ARENA_BYTES || round > ARENA_BYTES - at ||
-	    gap > ARENA_BYTES - at - round)
+	if (!arena || round > ARENA_BYTES - arena_next ||
+	    gap > ARENA_BYTES - arena_next - round)
 		return NULL;
-	p = arena + at;
+	p = arena + arena_next;
 	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0)
 		return NULL;
-	arena_next = at + round + gap;
+	arena_next += round + gap;
 	return p;
 }
 
@@ -257,7 +253,7 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	if (own)
 		round = (round + 4095) & ~(size_t)4095;
 	pthread_mutex_lock(&table_lock);
-	p = arena_take(page_round(round));
+	p = own ? NULL : arena_take(page_round(round));   /* see ARENA_BYTES */
 	pthread_mutex_unlock(&table_lock);
 	if (p) {
 		al.arena = true;
@@ -281,9 +277,7 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	al.device = kind == MEM_DEVICE ? ctx : -1;
 	enter(&al);
 	if (own && al.shadow)
-		simt_hs_track(al.base, al.size, false);
-	else if (kind == MEM_DEVICE && al.arena && al.shadow)
-		simt_hs_track(al.base, al.size, true);   /* never the host's */
+		simt_hs_track(al.base, al.size);
 	return p;
 }
 
@@ -322,8 +316,7 @@ int simt_mem_free(void *p, int kind)
 		used_bytes[al.ctx] -= (al.size + 255) / 256 * 256;
 	if (al.pool)
 		simt_pool_freed(al.pool, al.size);
-	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST ||
-			  (al.kind == MEM_DEVICE && al.arena)))
+	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST))
 		simt_hs_forget(al.base);
 	hz_detach(&al);
 	remember_freed(&al);
