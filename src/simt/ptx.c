@@ -570,7 +570,28 @@ static void parse_list(struct ptx_parser *ps, struct ptx_rop *r, char close,
 	memcpy(r->elem, tmp, (size_t)n * sizeof *tmp);
 }
 
+/* Real PTX nests operands two or three deep ([tex, {coords}]) and
+ * initializers as deep as an array has dimensions; far deeper text is
+ * hostile and would otherwise overflow the host stack. */
+enum { PTX_MAX_NEST = 32 };
+
+static void nest_in(struct ptx_parser *ps)
+{
+	if (++ps->depth > PTX_MAX_NEST)
+		ptx_fail(ps, TOK->line, "operands or initializers nested more "
+			 "than %d deep", PTX_MAX_NEST);
+}
+
+static void parse_operand_at(struct ptx_parser *ps, struct ptx_rop *r);
+
 static void parse_operand(struct ptx_parser *ps, struct ptx_rop *r)
+{
+	nest_in(ps);
+	parse_operand_at(ps, r);
+	ps->depth--;
+}
+
+static void parse_operand_at(struct ptx_parser *ps, struct ptx_rop *r)
 {
 	if (is_punct(ps, '!')) {
 		next(ps);
@@ -916,6 +937,7 @@ static void parse_init_list(struct ptx_parser *ps, struct simt_var *v,
 
 	if (is_punct(ps, '{')) {
 		next(ps);
+		nest_in(ps);
 		while (!is_punct(ps, '}')) {
 			parse_init_list(ps, v, type, at);
 			if (is_punct(ps, ','))
@@ -923,6 +945,7 @@ static void parse_init_list(struct ptx_parser *ps, struct simt_var *v,
 			else if (!is_punct(ps, '}'))
 				ptx_fail(ps, TOK->line, "bad initializer");
 		}
+		ps->depth--;
 		next(ps);
 		return;
 	}

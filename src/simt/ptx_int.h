@@ -182,6 +182,7 @@ struct ptx_parser {
 	uint32_t ndu_row, capdu_row;
 	const char *guard_name;    /* of the instruction being read */
 	uint32_t guard_len;
+	int depth;         /* nesting of operands and initializers */
 };
 
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
