@@ -74,7 +74,7 @@ enum { HK_RACE, HK_BARRIER, HK_UNINIT };
 /* Access words of a report site. */
 enum { AC_READ, AC_WRITE, AC_ATOMIC, AC_ASYNC, AC_NONE };
 /* Spaces of a report. */
-enum { SP_NONE, SP_GLOBAL, SP_SHARED, SP_REG };
+enum { SP_NONE, SP_GLOBAL, SP_SHARED, SP_REG, SP_LOCAL };
 
 /* The per-access paths are inlined into the warp loop; reporting is
  * kept out of it. */
@@ -639,6 +639,8 @@ struct hz_block {
 	size_t ssh_cap;
 	uint8_t *sinit;           /* shared bytes written by this block */
 	size_t sinit_cap;
+	uint8_t *linit;           /* local bytes written by their thread */
+	size_t linit_cap;
 	uint32_t init_limit;      /* bytes below it are checked for init */
 	struct hz_acc bars[NBARRIERS];
 	struct hz_acc exited;
@@ -826,7 +828,8 @@ static void coords_of(const struct launch_state *L, uint64_t block,
 
 static const char *space_word(int space)
 {
-	return space == SP_SHARED ? "shared" : space == SP_REG ? "register" : "global";
+	return space == SP_SHARED ? "shared" : space == SP_REG ? "register"
+	     : space == SP_LOCAL ? "local" : "global";
 }
 
 static void site_text(struct simt_buf *b, const struct hz_report *r, int i)
@@ -1444,6 +1447,11 @@ void simt_hz_ctx_prepare(struct block_ctx *bc)
 		hb->sinit_cap = L->shared_size / 8 + 1;
 		hb->sinit = simt_xcalloc(hb->sinit_cap, 1);
 	}
+	if (hb->linit_cap < bc->local_cap / 8 + 1) {
+		free(hb->linit);
+		hb->linit_cap = bc->local_cap / 8 + 1;
+		hb->linit = simt_xcalloc(hb->linit_cap, 1);
+	}
 	/* the reserved region (cooperative_groups' state) is the driver's */
 	hb->init_limit = L->reserved ? L->reserved_begin : L->shared_size;
 	hb->global_ok = L->hz_global;
@@ -1478,6 +1486,7 @@ void simt_hz_block_begin(struct block_ctx *bc)
 	hb->released = false;
 	memset(hb->Lon, 0, hb->nwarps * sizeof *hb->Lon);
 	memset(hb->sinit, 0, bc->L->shared_size / 8 + 1);
+	memset(hb->linit, 0, (size_t)hb->n * bc->L->local_per_thread / 8 + 1);
 	hb->sr2 = false;
 	/* no access of this block is recorded yet */
 	quiet_begin(hb);
@@ -2549,6 +2558,13 @@ COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
 	if (space == SP_SHARED)
 		simt_buf_printf(&b, "offset %llu of the block's shared memory, "
 				"not written by this block", (unsigned long long)off);
+	else if (space == SP_LOCAL)
+		simt_buf_printf(&b, "offset %llu of the thread's %llu bytes of "
+				"local memory, not written by this thread: an array "
+				"indexed at run time lives there, and on a GPU an "
+				"element never given a value holds whatever was there "
+				"before", (unsigned long long)off,
+				(unsigned long long)size);
 	else
 		simt_buf_printf(&b, "%llu bytes into a %llu-byte allocation, "
 				"never written", (unsigned long long)off,
@@ -2630,6 +2646,52 @@ HOT void bits_set(uint8_t *bits, uint64_t off, uint32_t n, bool atomic)
 	}
 }
 
+/* Whether none of the n bits from off is set. */
+static bool bits_none(const uint8_t *bits, uint64_t off, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (bits[(off + i) >> 3] & (1u << ((off + i) & 7)))
+			return false;
+	return true;
+}
+
+/* A lane's access of local memory, at offset off of the block's local
+ * bytes: a read of an element the thread never wrote a byte of is
+ * reported, unless its value is only ever chosen by a select
+ * (mod->ld_quiet).  An element some of whose bytes were written is taken
+ * for part of a struct copied whole and let pass. */
+static void local_access(struct block_ctx *bc, struct hz_block *hb,
+			 const struct warp *w, unsigned lane,
+			 const struct simt_insn *in, uint64_t off, uint32_t n,
+			 int kind)
+{
+	const struct simt_module *mod = bc->L->mod;
+	uint32_t per = bc->L->local_per_thread, pc = (uint32_t)(in - mod->code);
+	uint32_t parts = 1, k;
+	uint8_t quiet = 0;
+
+	if (kind != HZ_READ) {
+		bits_set(hb->linit, off, n, false);
+		return;
+	}
+	if (in->op == OP_LD && in->vec > 1 && n % in->vec == 0)
+		parts = in->vec;
+	if (in->op == OP_LD && pc < mod->ncode_quiet)
+		quiet = mod->ld_quiet[pc];
+	for (k = 0; k < parts; k++) {
+		uint32_t size = n / parts;
+
+		if (!(k < 8 && (quiet >> k & 1)) &&
+		    bits_none(hb->linit, off + k * size, size)) {
+			report_uninit(bc, w, lane, in, SP_LOCAL, size,
+				      (off + k * size) % per, per);
+			return;
+		}
+	}
+}
+
 /* wh for the allocation that global address a lies in.  False, with wh
  * emptied, for memory without a shadow. */
 static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
@@ -2707,7 +2769,10 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 			report_uninit(bc, w, lane, in, SP_SHARED, n, off, size);
 		if (kind != HZ_READ)
 			bits_set(init, off, n, false);
-	} else if ((uint64_t)(p - bc->local) < bc->local_cap || !hb->global_ok) {
+	} else if ((uint64_t)(p - bc->local) < bc->local_cap) {
+		local_access(bc, hb, w, lane, in, (uint64_t)(p - bc->local), n, kind);
+		return;
+	} else if (!hb->global_ok) {
 		return;
 	} else {
 		uint64_t a = (uint64_t)(uintptr_t)p;

@@ -1823,6 +1823,7 @@ void simt_module_free(struct simt_module *mod)
 	free(mod->uck_row);
 	free(mod->ucks);
 	free(mod->uck_of);
+	free(mod->ld_quiet);
 	free(mod->consts);
 	free(mod->calls);
 	free(mod->owned);

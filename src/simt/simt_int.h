@@ -404,6 +404,12 @@ struct simt_module {
 	uint32_t *uck_row;         /* rows the entries name, in order */
 	uint32_t nuck_row, capuck_row;
 	char **uck_name;           /* per checked row: its PTX name */
+	/* Per instruction of ncode_quiet: for a load, bit k set when the
+	 * value of its element k is only ever chosen by a select (or not
+	 * read at all), so that reading unwritten local memory there is no
+	 * report (undef.c). */
+	uint8_t *ld_quiet;
+	uint32_t ncode_quiet;
 };
 
 /* What one instruction does to the registers whose reads are checked

@@ -521,6 +521,123 @@ static void exempt_params(uint64_t *excl, uint32_t nr,
 			bit_set(excl, (uint32_t)r);
 }
 
+/* Loads whose values nothing uses.  A compiler may load a local variable
+ * before it knows whether the value is wanted and choose it afterwards
+ * with a select (`r = ok ? v : 0`, v written only when ok): the load then
+ * reads local memory that may never have been written, harmlessly.  A
+ * row is used when an instruction other than a select reads it, a
+ * scalar store outside local memory stores it (a call's argument, a
+ * value copied out), or a move, pack or shuffle copies it into a used
+ * row.  An `and` with a constant is no use either: it clears the bits a
+ * bitfield is about to get, in a word whose other bits may never have
+ * been set.  A vector store is a copy of a padded vector, and a store to local
+ * memory (st.local, or through the stack pointer cvta.local made, as a
+ * debug build copies a struct field by field) a copy of a variable: no
+ * use.  A load element whose row is not
+ * used is marked in mod->ld_quiet.  The function's code is pcs
+ * [b, b + n). */
+static bool masks_bits(const struct simt_insn *in)
+{
+	bool and = in->op == OP_AND_32 || in->op == OP_AND_64 ||
+		   (in->op == OP_IALU && in->sub == SUB_AND);
+
+	return and && (in->o[1].kind == OK_IMM || in->o[2].kind == OK_IMM);
+}
+
+static void mark_quiet_loads(struct ptx_parser *ps, uint32_t nr, uint32_t b,
+			     uint32_t n)
+{
+	struct simt_module *mod = ps->mod;
+	uint64_t *used = simt_xcalloc((nr + 63) / 64, sizeof *used);
+	uint64_t *stack = simt_xcalloc((nr + 63) / 64, sizeof *stack);
+	bool changed = true;
+	uint32_t i, k;
+
+	if (mod->ncode_quiet < mod->ncode) {
+		mod->ld_quiet = simt_xrealloc(mod->ld_quiet, mod->ncode);
+		memset(mod->ld_quiet + mod->ncode_quiet, 0,
+		       mod->ncode - mod->ncode_quiet);
+		mod->ncode_quiet = mod->ncode;
+	}
+	for (i = 0; i < ps->ndu; i++) {
+		const struct ptx_du *u = &ps->du[i];
+		const struct ptx_durow *use = du_rows(ps, u);
+		uint32_t from = u->nval, to = u->nuse;
+		int op = u->pc == UINT32_MAX ? -1 : mod->code[u->pc].op;
+
+		if (u->guard >= 0 && (uint32_t)u->guard < nr)
+			bit_set(used, (uint32_t)u->guard);
+		if (u->kind == DU_OPAQUE) {
+			from = 0;
+			to = u->nuse + u->ndef;
+		} else if (u->pc != UINT32_MAX && masks_bits(&mod->code[u->pc])) {
+			to = from;
+		} else if ((op == OP_SELP || op == OP_SLCT) && u->nuse > 0) {
+			/* d, a, b, c: only the condition (the last read) is
+			 * used, whether or not a constant made it plain */
+			from = u->nuse - 1;
+		}
+		for (k = from; k < to; k++)
+			if (use[k].row < nr)
+				bit_set(used, use[k].row);
+	}
+	for (i = b; i < b + n && i < mod->ncode; i++) {
+		const struct simt_insn *in = &mod->code[i];
+
+		if (in->op == OP_CVTA_LOCAL && in->o[0].kind == OK_REG &&
+		    in->o[0].idx < nr)
+			bit_set(stack, in->o[0].idx);
+	}
+	for (i = b; i < b + n && i < mod->ncode; i++) {
+		const struct simt_insn *in = &mod->code[i];
+
+		if (in->op == OP_ST && in->vec == 1 && in->o[0].kind == OK_REG &&
+		    in->o[0].idx < nr && in->space != SS_LOCAL &&
+		    !(in->am == AM_REG && in->addr.kind == OK_REG &&
+		      in->addr.idx < nr && bit(stack, in->addr.idx)))
+			bit_set(used, in->o[0].idx);
+	}
+	while (changed) {
+		changed = false;
+		for (i = 0; i < ps->ndu; i++) {
+			const struct ptx_du *u = &ps->du[i];
+			const struct ptx_durow *use = du_rows(ps, u);
+			int op = u->pc == UINT32_MAX ? -1 : mod->code[u->pc].op;
+			bool live = false;
+
+			if (u->kind == DU_PLAIN || u->kind == DU_OPAQUE ||
+			    op == OP_SELP || op == OP_SLCT)
+				continue;
+			for (k = 0; k < u->ndef; k++)
+				live |= use[u->nuse + k].row < nr &&
+					bit(used, use[u->nuse + k].row);
+			for (k = 0; k < u->nval && live; k++)
+				if (use[k].row < nr && !bit(used, use[k].row)) {
+					bit_set(used, use[k].row);
+					changed = true;
+				}
+		}
+	}
+	for (i = 0; i < ps->ndu; i++) {
+		const struct ptx_du *u = &ps->du[i];
+		const struct simt_insn *in;
+		uint8_t q = 0;
+
+		if (u->pc == UINT32_MAX || u->pc >= mod->ncode)
+			continue;
+		in = &mod->code[u->pc];
+		if (in->op != OP_LD)
+			continue;
+		for (k = 0; k < in->vec && k < 8; k++)
+			if (in->o[k].kind != OK_REG || in->o[k].idx >= nr ||
+			    !bit(used, in->o[k].idx))
+				q |= (uint8_t)(1u << k);
+		mod->ld_quiet[u->pc] = q;
+	}
+	free(used);
+	free(stack);
+}
+
 /* The must-be-written analysis is skipped for functions so large that
  * its sets would take more than this many 64-bit words. */
 #define MAX_WORDS (1u << 22)
@@ -543,6 +660,7 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 	f->nuck_rows = 0;
 	if (!ps->ndu || !nr || !n)
 		return;
+	mark_quiet_loads(ps, nr, b, n);
 	cfg_build(mod, b, n, &g);
 	if ((uint64_t)g.nb * W * 2 > MAX_WORDS) {
 		cfg_free(&g);
