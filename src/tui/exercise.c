@@ -553,6 +553,8 @@ static void show_hazards(struct exscreen *x, const struct run_result *r)
 		const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
 		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(h, "message");
 		const cJSON *sites = cJSON_GetObjectItemCaseSensitive(h, "sites"), *site;
+		/* a register is no memory */
+		bool reg = cJSON_IsString(space) && strcmp(space->valuestring, "register") == 0;
 
 		if (shown++ == 6) {
 			results_add(x, UI_DIM, "  ... and more (all of them: cudalab check --json)");
@@ -560,9 +562,9 @@ static void show_hazards(struct exscreen *x, const struct run_result *r)
 		}
 		results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s",
 			    cJSON_IsString(kind) ? kind->valuestring : "hazard",
-			    cJSON_IsString(space) ? " in " : "",
-			    cJSON_IsString(space) ? space->valuestring : "",
-			    cJSON_IsString(space) ? " memory" : "",
+			    reg ? " in a register" : cJSON_IsString(space) ? " in " : "",
+			    reg || !cJSON_IsString(space) ? "" : space->valuestring,
+			    reg || !cJSON_IsString(space) ? "" : " memory",
 			    cJSON_IsString(kernel) ? kernel->valuestring : "a kernel",
 			    cJSON_IsNumber(count) ? count->valueint : 1,
 			    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");
