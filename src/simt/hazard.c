@@ -2659,9 +2659,9 @@ static bool bits_none(const uint8_t *bits, uint64_t off, uint32_t n)
 
 /* A lane's access of local memory, at offset off of the block's local
  * bytes: a read of an element the thread never wrote a byte of is
- * reported, unless its value is only ever chosen by a select
- * (mod->ld_quiet).  An element some of whose bytes were written is taken
- * for part of a struct copied whole and let pass. */
+ * reported, unless nothing uses the value it loads (mod->ld_quiet, see
+ * mark_quiet_loads in undef.c).  An element some of whose bytes were
+ * written is taken for part of a struct copied whole and let pass. */
 static void local_access(struct block_ctx *bc, struct hz_block *hb,
 			 const struct warp *w, unsigned lane,
 			 const struct simt_insn *in, uint64_t off, uint32_t n,

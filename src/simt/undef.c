@@ -521,6 +521,15 @@ static void exempt_params(uint64_t *excl, uint32_t nr,
 			bit_set(excl, (uint32_t)r);
 }
 
+/* An `and` with a constant operand. */
+static bool masks_bits(const struct simt_insn *in)
+{
+	bool and = in->op == OP_AND_32 || in->op == OP_AND_64 ||
+		   (in->op == OP_IALU && in->sub == SUB_AND);
+
+	return and && (in->o[1].kind == OK_IMM || in->o[2].kind == OK_IMM);
+}
+
 /* Loads whose values nothing uses.  A compiler may load a local variable
  * before it knows whether the value is wanted and choose it afterwards
  * with a select (`r = ok ? v : 0`, v written only when ok): the load then
@@ -530,20 +539,11 @@ static void exempt_params(uint64_t *excl, uint32_t nr,
  * value copied out), or a move, pack or shuffle copies it into a used
  * row.  An `and` with a constant is no use either: it clears the bits a
  * bitfield is about to get, in a word whose other bits may never have
- * been set.  A vector store is a copy of a padded vector, and a store to local
- * memory (st.local, or through the stack pointer cvta.local made, as a
- * debug build copies a struct field by field) a copy of a variable: no
- * use.  A load element whose row is not
- * used is marked in mod->ld_quiet.  The function's code is pcs
- * [b, b + n). */
-static bool masks_bits(const struct simt_insn *in)
-{
-	bool and = in->op == OP_AND_32 || in->op == OP_AND_64 ||
-		   (in->op == OP_IALU && in->sub == SUB_AND);
-
-	return and && (in->o[1].kind == OK_IMM || in->o[2].kind == OK_IMM);
-}
-
+ * been set.  A vector store is a copy of a padded vector, and a store
+ * to local memory (st.local, or through the stack pointer cvta.local
+ * made, as a debug build copies a struct field by field) a copy of a
+ * variable: no use.  A load element whose row is not used is marked in
+ * mod->ld_quiet.  The function's code is pcs [b, b + n). */
 static void mark_quiet_loads(struct ptx_parser *ps, uint32_t nr, uint32_t b,
 			     uint32_t n)
 {
@@ -563,14 +563,14 @@ static void mark_quiet_loads(struct ptx_parser *ps, uint32_t nr, uint32_t b,
 		const struct ptx_du *u = &ps->du[i];
 		const struct ptx_durow *use = du_rows(ps, u);
 		uint32_t from = u->nval, to = u->nuse;
-		int op = u->pc == UINT32_MAX ? -1 : mod->code[u->pc].op;
+		int op = u->pc >= mod->ncode ? -1 : mod->code[u->pc].op;
 
 		if (u->guard >= 0 && (uint32_t)u->guard < nr)
 			bit_set(used, (uint32_t)u->guard);
 		if (u->kind == DU_OPAQUE) {
 			from = 0;
 			to = u->nuse + u->ndef;
-		} else if (u->pc != UINT32_MAX && masks_bits(&mod->code[u->pc])) {
+		} else if (u->pc < mod->ncode && masks_bits(&mod->code[u->pc])) {
 			to = from;
 		} else if ((op == OP_SELP || op == OP_SLCT) && u->nuse > 0) {
 			/* d, a, b, c: only the condition (the last read) is
@@ -602,7 +602,7 @@ static void mark_quiet_loads(struct ptx_parser *ps, uint32_t nr, uint32_t b,
 		for (i = 0; i < ps->ndu; i++) {
 			const struct ptx_du *u = &ps->du[i];
 			const struct ptx_durow *use = du_rows(ps, u);
-			int op = u->pc == UINT32_MAX ? -1 : mod->code[u->pc].op;
+			int op = u->pc >= mod->ncode ? -1 : mod->code[u->pc].op;
 			bool live = false;
 
 			if (u->kind == DU_PLAIN || u->kind == DU_OPAQUE ||
