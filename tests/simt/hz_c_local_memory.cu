@@ -4,7 +4,11 @@
 //   - a buffer filled to a length known at run time and read back within
 //     it, in an order the compiler cannot follow;
 //   - a struct of which three fields were set, copied whole and only
-//     those three used;
+//     those three used (nvcc keeps this one out of memory today;
+//     hz_c_local_debug copies one through the stack);
+//   - a 64-bit load of a word whose low half alone was stored, only the
+//     low half used (hand-written PTX: part of an element written is a
+//     copy of something partly set, not a read of nothing);
 //   - a variable a non-inlined function may or may not set, read only
 //     when it says it did: the compiler loads it before the test and
 //     chooses it with a select, so the load itself reads local memory
@@ -24,6 +28,17 @@ __device__ __noinline__ bool odd_value(int x, int *v)
         return true;
     }
     return false;
+}
+
+__device__ unsigned low_half(unsigned v)
+{
+    unsigned r;
+    asm volatile("{\n\t.local .align 8 .b8 word[8];\n\t.reg .b64 wide;\n\t"
+                 "st.local.u32 [word], %1;\n\t"
+                 "ld.local.u64 wide, [word];\n\t"
+                 "cvt.u32.u64 %0, wide;\n\t}"
+                 : "=r"(r) : "r"(v));
+    return r;
 }
 
 __global__ void locals(const int *in, int *out, int n)
@@ -54,6 +69,7 @@ __global__ void locals(const int *in, int *out, int n)
     int v;
     if (odd_value(in[t], &v))
         s += v;
+    s += (int)low_half(7u * t);
     out[t] = s;
 }
 
@@ -82,6 +98,7 @@ int main()
         s += 6 * t;
         if (h[t] & 1)
             s += h[t];
+        s += 7 * t;
         bad += !expect_eq("out", t, s, got[t]);
     }
     if (bad)
