@@ -404,10 +404,10 @@ struct simt_module {
 	uint32_t *uck_row;         /* rows the entries name, in order */
 	uint32_t nuck_row, capuck_row;
 	char **uck_name;           /* per checked row: its PTX name */
-	/* Per instruction of ncode_quiet: for a load, bit k set when the
-	 * value of its element k is only ever chosen by a select (or not
-	 * read at all), so that reading unwritten local memory there is no
-	 * report (undef.c). */
+	/* Per instruction of ncode_quiet: for a load, bit k set when
+	 * nothing uses the value of its element k (mark_quiet_loads in
+	 * undef.c), so that reading unwritten local memory there is no
+	 * report. */
 	uint8_t *ld_quiet;
 	uint32_t ncode_quiet;
 };

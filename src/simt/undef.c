@@ -597,9 +597,10 @@ static void mark_quiet_loads(struct ptx_parser *ps, uint32_t nr, uint32_t b,
 		      in->addr.idx < nr && bit(stack, in->addr.idx)))
 			bit_set(used, in->o[0].idx);
 	}
+	/* backwards, so that a chain of copies is settled in one pass */
 	while (changed) {
 		changed = false;
-		for (i = 0; i < ps->ndu; i++) {
+		for (i = ps->ndu; i-- > 0;) {
 			const struct ptx_du *u = &ps->du[i];
 			const struct ptx_durow *use = du_rows(ps, u);
 			int op = u->pc >= mod->ncode ? -1 : mod->code[u->pc].op;
