@@ -553,18 +553,19 @@ static void show_hazards(struct exscreen *x, const struct run_result *r)
 		const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
 		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(h, "message");
 		const cJSON *sites = cJSON_GetObjectItemCaseSensitive(h, "sites"), *site;
-		/* a register is no memory */
-		bool reg = cJSON_IsString(space) && strcmp(space->valuestring, "register") == 0;
+		char in_space[48] = "";
 
 		if (shown++ == 6) {
 			results_add(x, UI_DIM, "  ... and more (all of them: cudalab check --json)");
 			break;
 		}
-		results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s",
-			    cJSON_IsString(kind) ? kind->valuestring : "hazard",
-			    reg ? " in a register" : cJSON_IsString(space) ? " in " : "",
-			    reg || !cJSON_IsString(space) ? "" : space->valuestring,
-			    reg || !cJSON_IsString(space) ? "" : " memory",
+		/* a register is no memory */
+		if (cJSON_IsString(space) && strcmp(space->valuestring, "register") == 0)
+			snprintf(in_space, sizeof in_space, " in a register");
+		else if (cJSON_IsString(space))
+			snprintf(in_space, sizeof in_space, " in %s memory", space->valuestring);
+		results_add(x, UI_WARN, "%s%s in %s, %d time%s",
+			    cJSON_IsString(kind) ? kind->valuestring : "hazard", in_space,
 			    cJSON_IsString(kernel) ? kernel->valuestring : "a kernel",
 			    cJSON_IsNumber(count) ? count->valueint : 1,
 			    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");
