@@ -35,13 +35,15 @@ REQ_CPPFLAGS := -Iinclude -D_GNU_SOURCE -DCUDALAB_VERSION='"$(VERSION)"' \
 	-DCUDALAB_DATADIR='"$(DATADIR)"'
 REQ_CFLAGS := -std=c11 -pthread -MMD -MP $(WARN) $(SAN_FLAGS)
 APP_CFLAGS = $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
-SIMT_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
+# simt's includes are written relative to src/simt ("exec/exec.h").
+SIMT_CPPFLAGS := -Isrc/simt
+SIMT_CFLAGS = $(REQ_CPPFLAGS) $(SIMT_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 
 APP_MODULES := util content doc store run tui cli
 APP_SRCS := $(foreach m,$(APP_MODULES),$(sort $(wildcard src/$(m)/*.c)))
 APP_OBJS := $(APP_SRCS:src/%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ := $(BUILD)/obj/main.o
-SIMT_SRCS := $(sort $(wildcard src/simt/*.c))
+SIMT_SRCS := $(sort $(wildcard src/simt/*.c src/simt/*/*.c))
 SIMT_OBJS := $(SIMT_SRCS:src/%.c=$(BUILD)/obj/%.o)
 SIMT_LIB := $(BUILD)/libcudalab-simt.a
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
@@ -69,7 +71,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 
 # Object files also depend on the flags they were built with.
 FLAGS_STAMP := $(BUILD)/flags.stamp
-FLAGS_NOW := $(CC) $(APP_CFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
+FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
 .PHONY: all run test fuzz test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
@@ -185,7 +187,7 @@ $(FUZZ_DIR)/obj/%.o: src/%.c $(FUZZ_STAMP) | $(CONFIG)
 
 $(FUZZ_DIR)/obj/simt/%.o: src/simt/%.c $(FUZZ_STAMP)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(REQ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(SIMT_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_APP_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
 		$(FUZZ_APP_OBJS) $(SRCS_STAMP)
@@ -194,7 +196,7 @@ $(FUZZ_APP_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.
 
 $(FUZZ_SIMT_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
 		$(FUZZ_SIMT_OBJS) $(SRCS_STAMP)
-	$(FUZZ_CC) $(REQ_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_SIMT_OBJS) -lm
+	$(FUZZ_CC) $(REQ_CPPFLAGS) $(SIMT_CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_SIMT_OBJS) -lm
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@FUZZ_DIR='$(FUZZ_DIR)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' \

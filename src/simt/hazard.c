@@ -562,6 +562,20 @@ void simt_hz_init_copy(uint8_t *dst, uint64_t doff, const uint8_t *src,
 	}
 }
 
+/* Gives every allocation a fresh shadow (the clocks start again). */
+static void shadows_reset(void)
+{
+	struct simt_alloc *al;
+	size_t i;
+
+	for (i = 0; (al = simt_mem_entry(i)); i++) {
+		if (!al->shadow)
+			continue;
+		simt_hz_shadow_free(al->shadow, al->size);
+		al->shadow = simt_hz_shadow_new(al->size);
+	}
+}
+
 /* ---- per-block state ---- */
 
 /* Why a barrier-misuse report was made (part of its identity). */
@@ -1224,7 +1238,7 @@ static void clocks_check(void)
 		return;
 	pool_flush();
 	pool_off = true;
-	simt_mem_hz_reset();
+	shadows_reset();
 	pool_off = false;
 	clock_base = 1;
 	simt_order_reset();

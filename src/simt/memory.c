@@ -1,8 +1,6 @@
-/* Device memory: allocations live in host memory and are kept in a table
- * sorted by address, so the interpreter can check every access and a
- * fault can name the allocation it missed.  The table changes only while
- * no kernel runs (API calls are serialised), so kernels read it without
- * locking. */
+/* Device memory: allocations live in host memory, in the table of
+ * allocations (mem/table.c), each with its hazard records, counted against
+ * the device it belongs to. */
 #include "simt_int.h"
 #include "hazard.h"
 
@@ -13,7 +11,6 @@
 #include <unistd.h>
 
 #define MMAP_MIN (1u << 20)
-#define FREED_RING 256
 
 /* Device, managed and pinned memory is placed in one reserved range of
  * address space, in order and never reused: each allocation has pages of
@@ -33,80 +30,10 @@
 static uint8_t *arena;
 static uint64_t arena_next = GAP_MIN;
 static bool arena_tried;
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static struct simt_alloc *table;
-static size_t ntable, captable;
 /* Device and managed bytes allocated on each device. */
 static uint64_t used_bytes[SIMT_MAX_GPUS];
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Recently freed allocations, to recognise use after free. */
-static struct simt_alloc freed[FREED_RING];
-static size_t nfreed;
-
-/* Index of the first entry with base > a. */
-static size_t upper_bound(uint64_t a)
-{
-	size_t lo = 0, hi = ntable;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (table[mid].base <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void table_insert(const struct simt_alloc *al)
-{
-	size_t i;
-
-	pthread_mutex_lock(&table_lock);
-	if (ntable == captable) {
-		captable = captable ? captable * 2 : 64;
-		table = simt_xrealloc(table, captable * sizeof *table);
-	}
-	i = upper_bound(al->base);
-	memmove(&table[i + 1], &table[i], (ntable - i) * sizeof *table);
-	table[i] = *al;
-	ntable++;
-	pthread_mutex_unlock(&table_lock);
-}
-
-/* Removes the entry starting at base; returns false if there is none. */
-static bool table_remove(uint64_t base, struct simt_alloc *out)
-{
-	size_t i;
-
-	pthread_mutex_lock(&table_lock);
-	i = upper_bound(base);
-	if (i == 0 || table[i - 1].base != base) {
-		pthread_mutex_unlock(&table_lock);
-		return false;
-	}
-	i--;
-	*out = table[i];
-	memmove(&table[i], &table[i + 1], (ntable - i - 1) * sizeof *table);
-	ntable--;
-	pthread_mutex_unlock(&table_lock);
-	return true;
-}
-
-const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n)
-{
-	size_t i = upper_bound(a);
-	const struct simt_alloc *al;
-
-	if (i == 0)
-		return NULL;
-	al = &table[i - 1];
-	if (a - al->base < al->size && al->size - (a - al->base) >= n)
-		return al;
-	return NULL;
-}
 
 static uint64_t host_limit(void)
 {
@@ -130,13 +57,6 @@ static uint64_t used_total(void)
 	for (d = 0; d < SIMT_MAX_GPUS; d++)
 		sum += used_bytes[d];
 	return sum;
-}
-
-int simt_mem_device(const void *p)
-{
-	const struct simt_alloc *al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
-
-	return al ? al->device : -1;
 }
 
 bool simt_mem_reachable(const struct simt_alloc *al, int d)
@@ -195,7 +115,7 @@ static bool fits(int ctx, size_t size)
 static void enter(struct simt_alloc *al)
 {
 	hz_attach(al);
-	table_insert(al);
+	simt_mem_insert(al);
 	if (al->kind == MEM_DEVICE || al->kind == MEM_MANAGED)
 		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
 }
@@ -208,7 +128,7 @@ static size_t page_round(uint64_t n)
 }
 
 /* round bytes (a multiple of the page size) of zeroed memory from the
- * arena, or NULL.  Called with table_lock held. */
+ * arena, or NULL.  Called with arena_lock held. */
 static void *arena_take(size_t round)
 {
 	uint64_t gap = round > GAP_MIN ? page_round(round) : GAP_MIN;
@@ -252,9 +172,9 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 		return NULL;
 	if (own)
 		round = (round + 4095) & ~(size_t)4095;
-	pthread_mutex_lock(&table_lock);
+	pthread_mutex_lock(&arena_lock);
 	p = own ? NULL : arena_take(page_round(round));   /* see ARENA_BYTES */
-	pthread_mutex_unlock(&table_lock);
+	pthread_mutex_unlock(&arena_lock);
 	if (p) {
 		al.arena = true;
 	} else if (round >= MMAP_MIN || own) {
@@ -281,35 +201,15 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	return p;
 }
 
-void simt_mem_hz_reset(void)
-{
-	size_t i;
-
-	for (i = 0; i < ntable; i++) {
-		struct simt_alloc *al = &table[i];
-
-		if (!al->shadow)
-			continue;
-		simt_hz_shadow_free(al->shadow, al->size);
-		al->shadow = simt_hz_shadow_new(al->size);
-	}
-}
-
-static void remember_freed(const struct simt_alloc *al)
-{
-	freed[nfreed % FREED_RING] = *al;
-	nfreed++;
-}
-
 int simt_mem_free(void *p, int kind)
 {
 	struct simt_alloc al;
 	uint64_t base = (uint64_t)(uintptr_t)p;
 
-	if (!table_remove(base, &al))
+	if (!simt_mem_remove(base, &al))
 		return -1;
 	if (al.kind != kind && !(kind == MEM_DEVICE && al.kind == MEM_MANAGED)) {
-		table_insert(&al);
+		simt_mem_insert(&al);
 		return -1;
 	}
 	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
@@ -319,7 +219,7 @@ int simt_mem_free(void *p, int kind)
 	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST))
 		simt_hs_forget(al.base);
 	hz_detach(&al);
-	remember_freed(&al);
+	simt_mem_freed(&al);
 	if (al.gmem) {
 		simt_gmem_unmapped(al.gmem);
 	} else if (al.arena && in_arena(p)) {
@@ -349,20 +249,6 @@ bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g)
 	al.gmem = g;
 	enter(&al);
 	return true;
-}
-
-void simt_mem_touch(const struct simt_alloc *al, uint32_t base)
-{
-	if (al->kind == MEM_MANAGED || al->kind == MEM_HOST)
-		__atomic_store_n(&((struct simt_alloc *)(uintptr_t)al)->touched, base,
-				 __ATOMIC_RELAXED);
-}
-
-uint32_t simt_mem_touched(uint64_t base)
-{
-	const struct simt_alloc *al = simt_mem_find(base, 1);
-
-	return al ? __atomic_load_n(&al->touched, __ATOMIC_RELAXED) : 0;
 }
 
 void simt_mem_written(const void *p, uint64_t n)
@@ -404,24 +290,23 @@ void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 	al.name = name;
 	al.readonly = readonly;
 	hz_attach(&al);
-	table_insert(&al);
+	simt_mem_insert(&al);
 }
 
 void simt_mem_untrack(void *p)
 {
 	struct simt_alloc al;
 
-	if (table_remove((uint64_t)(uintptr_t)p, &al))
+	if (simt_mem_remove((uint64_t)(uintptr_t)p, &al))
 		hz_detach(&al);
 }
 
 void simt_mem_reset(int d)
 {
+	struct simt_alloc *al;
 	size_t i = 0;
 
-	while (i < ntable) {
-		struct simt_alloc *al = &table[i];
-
+	while ((al = simt_mem_entry(i))) {
 		if (al->ctx == d && (al->kind == MEM_DEVICE ||
 				     al->kind == MEM_MANAGED ||
 				     al->kind == MEM_HOST))
@@ -431,128 +316,11 @@ void simt_mem_reset(int d)
 	}
 }
 
-const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
-					  bool *was_freed)
-{
-	size_t i;
-
-	*was_freed = false;
-	for (i = 0; i < FREED_RING && i < nfreed; i++) {
-		const struct simt_alloc *f = &freed[(nfreed - 1 - i) % FREED_RING];
-
-		if (a - f->base < f->size) {
-			/* Only if no live allocation reuses the address. */
-			if (simt_mem_find(a, 1))
-				break;
-			*was_freed = true;
-			*freed_size = f->size;
-			return f;
-		}
-	}
-	i = upper_bound(a);
-	return i ? &table[i - 1] : NULL;
-}
-
-static const char *kind_word(const struct simt_alloc *al)
-{
-	switch (al->kind) {
-	case MEM_HOST:
-		return "pinned host allocation";
-	case MEM_MANAGED:
-		return "managed allocation";
-	case MEM_REGISTERED:
-		return "registered host range";
-	case MEM_SYMBOL:
-		return "variable";
-	default:
-		return "allocation";
-	}
-}
-
-static void describe_alloc(struct simt_buf *b, const struct simt_alloc *al)
-{
-	if (al->kind == MEM_SYMBOL && al->name)
-		simt_buf_printf(b, "the %llu-byte variable %s",
-				(unsigned long long)al->size, al->name);
-	else
-		simt_buf_printf(b, "a %llu-byte %s", (unsigned long long)al->size,
-				kind_word(al));
-}
-
-/* Whether an allocation may be named as the one an access missed:
- * variables and the parameter buffer only when the access is close. */
-static bool candidate(const struct simt_alloc *al, uint64_t dist)
-{
-	return al->kind != MEM_SYMBOL || dist < 4096;
-}
-
-void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
-		       const char *what)
-{
-	const struct simt_alloc *below = NULL, *above = NULL, *f;
-	uint64_t fsize = 0, dist_below = UINT64_MAX, dist_above = UINT64_MAX;
-	bool was_freed;
-	size_t i;
-
-	if (a < 65536) {
-		simt_buf_printf(b, "invalid %s of %llu bytes at address 0x%llx "
-				"(a null pointer%s)", what, (unsigned long long)n,
-				(unsigned long long)a, a ? " plus an offset" : "");
-		return;
-	}
-	f = simt_mem_nearest(a, &fsize, &was_freed);
-	if (was_freed) {
-		simt_buf_printf(b, "invalid %s of %llu bytes, %llu bytes into a "
-				"%llu-byte allocation that was already freed",
-				what, (unsigned long long)n,
-				(unsigned long long)(a - f->base),
-				(unsigned long long)fsize);
-		return;
-	}
-	simt_buf_printf(b, "out-of-bounds %s of %llu bytes", what,
-			(unsigned long long)n);
-	for (i = 0; i < ntable; i++) {
-		const struct simt_alloc *al = &table[i];
-
-		if (al->base <= a) {
-			uint64_t end = al->base + al->size;
-			uint64_t d = a >= end ? a - end : 0;
-
-			if (candidate(al, d) && d <= dist_below) {
-				below = al;
-				dist_below = d;
-			}
-		} else if (candidate(al, al->base - a) &&
-			   al->base - a < dist_above) {
-			above = al;
-			dist_above = al->base - a;
-		}
-	}
-	if (below && a - below->base < below->size) {
-		simt_buf_printf(b, " at offset %llu, running past the end of ",
-				(unsigned long long)(a - below->base));
-		describe_alloc(b, below);
-		return;
-	}
-	if (below && dist_below <= dist_above && dist_below < (1ull << 44)) {
-		simt_buf_printf(b, ", %llu bytes past ", (unsigned long long)dist_below);
-		describe_alloc(b, below);
-		return;
-	}
-	if (above && dist_above < (1ull << 44)) {
-		simt_buf_printf(b, ", %llu bytes before ", (unsigned long long)dist_above);
-		describe_alloc(b, above);
-		return;
-	}
-	simt_buf_printf(b, " at address 0x%llx, which is not device memory",
-			(unsigned long long)a);
-}
-
 void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
 			    uint64_t n, const char *what, int d)
 {
 	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
-	describe_alloc(b, al);
+	simt_mem_describe_alloc(b, al);
 	if (al->pool && simt_pool_graph(al->pool)) {
 		simt_buf_printf(b, " of a graph allocation of device %d by a kernel "
 				"on device %d, which its allocation node gives no "

@@ -4,7 +4,9 @@
 #ifndef SIMT_INT_H
 #define SIMT_INT_H
 
-#include "cudart.h"
+#include "base/base.h"
+#include "base/device.h"
+#include "mem/mem.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -20,34 +22,6 @@
 #define SIMT_LOCAL_WIN 0x0001000000000000ull
 #define SIMT_SHARED_WIN 0x0002000000000000ull
 #define SIMT_WIN_OF(a) ((a) & 0xffffffff00000000ull)
-
-/* ---- small helpers (sutil.c) ---- */
-
-void *simt_xmalloc(size_t n);
-void *simt_xcalloc(size_t n, size_t size);
-void *simt_xrealloc(void *p, size_t n);
-char *simt_xstrdup(const char *s);
-char *simt_xstrndup(const char *s, size_t n);
-char *simt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-double simt_now(void);
-/* Prints "simt: " and the message to stderr. */
-void simt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-long simt_env_long(const char *name, long dflt);
-/* A floating literal given for an integer: truncated toward zero and
- * saturated to int64_t (as cvt.rzi.sat.s64.f64 does), NaN giving 0; as
- * the 64 bits of that integer. */
-uint64_t simt_float_literal_bits(double x);
-
-struct simt_buf {
-	char *s;
-	size_t len, cap;
-};
-void simt_buf_add(struct simt_buf *b, const char *s, size_t n);
-void simt_buf_printf(struct simt_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void simt_buf_vprintf(struct simt_buf *b, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-void simt_buf_free(struct simt_buf *b);
 
 /* ---- decoded PTX ---- */
 
@@ -154,10 +128,6 @@ enum {
 	MSEM_CTA = 1 << 3,
 	MSEM_ALIGNED = 1 << 4,
 };
-
-/* Rounding modes. */
-enum { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNI, RND_RZI,
-       RND_RMI, RND_RPI, RND_RNA };
 
 /* Comparison operators of setp/set/slct. */
 enum {
@@ -459,47 +429,6 @@ int simt_fatbin_find_ptx(const void *fatbin, size_t size, const char **ptx,
 
 /* ---- memory (memory.c) ---- */
 
-enum { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_REGISTERED, MEM_SYMBOL };
-
-struct hz_word;
-
-struct simt_alloc {
-	uint64_t base;
-	uint64_t size;
-	int kind;
-	/* The device whose memory this is (device memory only; -1 for
-	 * memory every device reaches: pinned, registered, managed,
-	 * variables), and the device current when it was allocated (whose
-	 * memory figures it counts in and whose reset frees it; -1 for
-	 * memory simt did not allocate). */
-	int device;
-	int ctx;
-	bool readonly;
-	bool mmapped;
-	bool arena;        /* placed in memory.c's arena */
-	unsigned flags;
-	const char *name;  /* symbol name for module variables */
-	/* Hazard checking: the shadow of every 4 bytes (NULL: unchecked)
-	 * and, for device memory, a bit per byte written (NULL: all of it
-	 * counts as written). */
-	struct hz_word *shadow;
-	uint8_t *init;
-	/* Managed and pinned memory: the base clock of the last launch or
-	 * copy that reached it (hostsync.c looks at no other). */
-	uint32_t touched;
-	/* The memory pool it came from (mempool.c), or NULL. */
-	struct CUmemPoolHandle_st *pool;
-	/* A graph allocation (graph_mem.c): memory simt_mem_place put in
-	 * the table at a fixed address, which freeing gives back to it. */
-	struct simt_gmem *gmem;
-};
-
-/* Marks managed or pinned memory as reached by the operation with clocks
- * above base (any thread; memory.c). */
-void simt_mem_touch(const struct simt_alloc *al, uint32_t base);
-/* The mark of the allocation at base, 0 if none. */
-uint32_t simt_mem_touched(uint64_t base);
-
 /* Allocates on the calling thread's current device, or on device d. */
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
@@ -542,16 +471,8 @@ cudaError_t simt_pool_malloc_async(void **ptr, size_t size, cudaStream_t stream)
 void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 		    bool readonly);
 void simt_mem_untrack(void *p);
-/* The allocation containing [a, a+n), or NULL.  Safe during kernels. */
-const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n);
-/* The allocation nearest below a (for messages), or NULL. */
-const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
-					  bool *was_freed);
 /* Bytes of device and managed memory allocated on device d. */
 uint64_t simt_mem_used(int d);
-/* The device owning the device allocation p points into; -1 for host,
- * managed and registered memory, variables, and unknown addresses. */
-int simt_mem_device(const void *p);
 /* Whether a kernel running on device d may access allocation al: its
  * own memory, memory every device reaches, or a peer's memory with peer
  * access from d enabled. */
@@ -571,31 +492,8 @@ void simt_mem_copied(void *dst, const void *src, uint64_t n);
 /* Frees the device, managed and pinned allocations made on device d
  * (cudaDeviceReset). */
 void simt_mem_reset(int d);
-/* Clears the hazard shadow of every allocation. */
-void simt_mem_hz_reset(void);
-/* Describes an access of n bytes at a that hit no allocation, e.g.
- * "out-of-bounds global write of 4 bytes, 12 bytes past a 1024-byte
- * allocation"; `what` is the space and kind ("global write"). */
-void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
-		       const char *what);
-
-/* ---- device (device.c) ---- */
-
-struct simt_device {
-	struct cudaDeviceProp prop;
-	int memory_clock_khz;
-	int clock_khz;
-	const char *key;
-};
-/* The profile every device shares (CUDALAB_SIMT_DEVICE). */
-const struct simt_device *simt_device(void);
-/* The properties of device d: the profile, with d's own PCI location
- * and UUID. */
-void simt_device_prop(int d, struct cudaDeviceProp *prop);
 
 /* ---- devices (runtime.c) ---- */
-
-#define SIMT_MAX_GPUS 64
 
 /* How many devices there are (CUDALAB_SIMT_GPUS, default 1). */
 int simt_device_count(void);
@@ -690,7 +588,6 @@ int simt_worker_count(void);
 /* Runs a kernel to completion.  Returns cudaSuccess, a launch error (not
  * sticky), or a kernel fault (already reported and made sticky). */
 cudaError_t simt_launch(const struct simt_launch_req *req);
-const char *simt_demangle(const char *mangled, char *buf, size_t n);
 /* abi.c: blocks of `f` resident per multiprocessor with `block` threads
  * and `dyn` bytes of dynamic shared memory (the occupancy API's figure). */
 int simt_occupancy(const struct simt_func *f, int block, size_t dyn);
@@ -802,13 +699,5 @@ typedef const char *(*simt_strfetch)(void *ctx, uint64_t addr);
 int simt_format_printf(struct simt_buf *b, const char *fmt,
 			const uint8_t *args, size_t args_len,
 			simt_strfetch fetch, void *ctx);
-
-/* ---- floating point helpers (fp.c) ---- */
-
-float simt_h2f(uint16_t h);
-uint16_t simt_f2h(double x, int rnd);
-float simt_bf2f(uint16_t h);
-uint16_t simt_f2bf(double x, int rnd);
-float simt_round_f32(double x, int rnd);
 
 #endif

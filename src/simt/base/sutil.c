@@ -1,7 +1,7 @@
 /* Allocation, strings and messages for simt, which depends on nothing
  * outside its own folder.  Allocation failures abort: a runtime that cannot
  * allocate its own bookkeeping cannot report anything useful. */
-#include "simt_int.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <math.h>

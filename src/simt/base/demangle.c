@@ -2,7 +2,7 @@
  * functions with namespaces, templates, and parameter types built from
  * builtins, classes, pointers, references, qualifiers, arrays and
  * substitutions.  Anything else returns the mangled name unchanged. */
-#include "simt_int.h"
+#include "base/base.h"
 
 #include <ctype.h>
 #include <stdio.h>

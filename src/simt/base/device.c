@@ -2,8 +2,10 @@
  * variable CUDALAB_SIMT_DEVICE=h100|a100|l4|t4 selects another, with that
  * GPU's real limits (so occupancy and launch checks behave as there) and
  * memory figures (so bandwidth arithmetic gives that GPU's peak). */
-#include "simt_int.h"
+#include "base/base.h"
+#include "base/device.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>

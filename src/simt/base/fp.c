@@ -2,7 +2,7 @@
  * its rounding modes.  A double holds every f16, bf16 and f32 value
  * exactly, so narrowing goes through one correctly rounded step from the
  * exact value. */
-#include "simt_int.h"
+#include "base/base.h"
 
 #include <math.h>
 #include <string.h>

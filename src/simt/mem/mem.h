@@ -1,0 +1,81 @@
+/* The table of allocations (table.c): every range of memory a kernel may
+ * address, found by address.  Entries are put in and taken out by the
+ * runtime (runtime/memory.c), which decides what to allocate; kernels,
+ * the checks and the runtime look addresses up. */
+#ifndef SIMT_MEM_H
+#define SIMT_MEM_H
+
+#include "base/base.h"
+
+struct hz_word;
+struct simt_gmem;
+struct CUmemPoolHandle_st;
+
+enum { MEM_DEVICE, MEM_HOST, MEM_MANAGED, MEM_REGISTERED, MEM_SYMBOL };
+
+struct simt_alloc {
+	uint64_t base;
+	uint64_t size;
+	int kind;
+	/* The device whose memory this is (device memory only; -1 for
+	 * memory every device reaches: pinned, registered, managed,
+	 * variables), and the device current when it was allocated (whose
+	 * memory figures it counts in and whose reset frees it; -1 for
+	 * memory simt did not allocate). */
+	int device;
+	int ctx;
+	bool readonly;
+	bool mmapped;
+	bool arena;        /* placed in runtime/memory.c's arena */
+	unsigned flags;
+	const char *name;  /* symbol name for module variables */
+	/* Hazard checking: the shadow of every 4 bytes (NULL: unchecked)
+	 * and, for device memory, a bit per byte written (NULL: all of it
+	 * counts as written). */
+	struct hz_word *shadow;
+	uint8_t *init;
+	/* Managed and pinned memory: the base clock of the last launch or
+	 * copy that reached it (hostsync.c looks at no other). */
+	uint32_t touched;
+	/* The memory pool it came from (mempool.c), or NULL. */
+	struct CUmemPoolHandle_st *pool;
+	/* A graph allocation (graph_mem.c): memory simt_mem_place put in
+	 * the table at a fixed address, which freeing gives back to it. */
+	struct simt_gmem *gmem;
+};
+
+/* Puts a copy of al in the table, or takes out the entry starting at
+ * base (into *out; false when there is none).  Only while no kernel
+ * runs. */
+void simt_mem_insert(const struct simt_alloc *al);
+bool simt_mem_remove(uint64_t base, struct simt_alloc *out);
+/* The i-th entry in address order, or NULL past the last. */
+struct simt_alloc *simt_mem_entry(size_t i);
+/* Remembers an allocation that was freed, so that a later access to it
+ * is reported as a use after free. */
+void simt_mem_freed(const struct simt_alloc *al);
+
+/* The allocation containing [a, a+n), or NULL.  Safe during kernels. */
+const struct simt_alloc *simt_mem_find(uint64_t a, uint64_t n);
+/* The allocation nearest below a (for messages), or NULL. */
+const struct simt_alloc *simt_mem_nearest(uint64_t a, uint64_t *freed_size,
+					  bool *was_freed);
+/* The device owning the device allocation p points into; -1 for host,
+ * managed and registered memory, variables, and unknown addresses. */
+int simt_mem_device(const void *p);
+
+/* Marks managed or pinned memory as reached by the operation with clocks
+ * above base (any thread). */
+void simt_mem_touch(const struct simt_alloc *al, uint32_t base);
+/* The mark of the allocation at base, 0 if none. */
+uint32_t simt_mem_touched(uint64_t base);
+
+/* Describes an access of n bytes at a that hit no allocation, e.g.
+ * "out-of-bounds global write of 4 bytes, 12 bytes past a 1024-byte
+ * allocation"; `what` is the space and kind ("global write"). */
+void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
+		       const char *what);
+/* Names allocation al: "the 64-byte variable x", "a 1024-byte allocation". */
+void simt_mem_describe_alloc(struct simt_buf *b, const struct simt_alloc *al);
+
+#endif
