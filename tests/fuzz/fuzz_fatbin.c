@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/simt/simt_int.h"
+#include "ptx/ptx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

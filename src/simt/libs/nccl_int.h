@@ -1,0 +1,82 @@
+/* Internal interface of simt's NCCL: the communicators and rendezvous
+ * (nccl.c), the data movement and arithmetic of the collectives
+ * (nccl_reduce.c) and the communication model (nccl_model.c). */
+#ifndef SIMT_NCCL_INT_H
+#define SIMT_NCCL_INT_H
+
+#include "libs/nccl_abi.h"
+#include "runtime/runtime.h"
+
+#include <stdio.h>
+
+/* Kinds of operation, in the order of the model's report. */
+enum nccl_kind {
+	NK_ALL_REDUCE, NK_ALL_GATHER, NK_REDUCE_SCATTER, NK_BROADCAST,
+	NK_REDUCE, NK_ALLTOALL, NK_GATHER, NK_SCATTER, NK_SEND, NK_RECV,
+	NK_SPLIT, NK_INIT, NK_COUNT
+};
+
+const char *simt_nccl_kind_api(int kind);   /* "ncclAllReduce" */
+const char *simt_nccl_kind_key(int kind);   /* "all_reduce" */
+const char *simt_nccl_type_name(int type);  /* "ncclFloat32", or NULL */
+const char *simt_nccl_op_name(int op);      /* "ncclSum", or NULL */
+size_t simt_nccl_type_size(int type);
+
+/* A reduction resolved from a program's ncclRedOp_t: a built-in
+ * operation, possibly preceded by a multiplication of every input by a
+ * scalar (ncclAvg on floating types, ncclRedOpCreatePreMulSum) or
+ * followed by a division (ncclAvg on integer types). */
+struct nccl_redop {
+	int base;            /* SIMT_NCCL_SUM ... SIMT_NCCL_MIN */
+	bool premul;
+	unsigned char scalar[8]; /* of the operation's type */
+	uint64_t divisor;    /* 0: none */
+	const void *dscalar; /* the scalar in device memory, read when the
+			      * operation runs (ncclScalarDevice) */
+};
+
+/* One rank's part of an operation: its arguments as posted. */
+struct nccl_post {
+	int kind;
+	const void *send;
+	void *recv;
+	size_t count;
+	int type;
+	int op;              /* as the program gave it */
+	struct nccl_redop red;
+	int root;            /* root, or peer of send/recv */
+	int color, key;      /* ncclCommSplit */
+	struct ncclComm **newcomm;
+	struct ncclComm *comm;
+	int rank;
+	uint64_t seq;        /* the how-manieth of its sequence, from 0 */
+	void *site;          /* the program's call */
+	cudaStream_t stream;
+	size_t sendn, recvn; /* bytes this rank reads and writes */
+	/* completion, under the NCCL mutex */
+	bool posted, done;
+	int result;
+	struct nccl_post *next;   /* the thread's group list */
+	struct nccl_post *pnext;  /* pending send/recv of the clique */
+};
+
+/* nccl_reduce.c: the data movement of one matched operation, every
+ * rank's post in ops[0..n-1] by rank. */
+void simt_nccl_execute(struct nccl_post **ops, int n);
+void simt_nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv);
+/* x rounded to an fp8 type (nearest even, saturating). */
+uint8_t simt_nccl_fp8_from_double(double x, int type);
+
+/* nccl_model.c: accounting of an executed collective (every rank's post
+ * by rank) and of a matched send/receive pair. */
+void simt_nccl_model_coll(struct nccl_post **ops, int n);
+void simt_nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *recv);
+/* The modelled seconds of one rank's post on an NVLink 4 ring of n
+ * ranks (for ncclGroupSimulateEnd). */
+double simt_nccl_model_seconds(const struct nccl_post *p, int n);
+/* Writes ',"comm_model":{...}' to the counters JSON when any operation
+ * ran. */
+void simt_nccl_model_json(FILE *f);
+int simt_nccl_model_counter(const char *name, unsigned long long *value);
+
+#endif

@@ -1,0 +1,248 @@
+/* Profiler-style counters per kernel, written as JSON when the program
+ * exits if CUDALAB_SIMT_COUNTERS names a file, and readable while it runs
+ * through cudalab_simt_counter(). */
+#include "perf/counters.h"
+#include "libs/nccl_int.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool simt_counters_on;
+
+struct kernel_counts {
+	char *name;
+	uint64_t launches;
+	uint64_t max_launch; /* warp instructions of its longest launch */
+	uint64_t device_launches[SIMT_MAX_GPUS]; /* launches on each device */
+	double seconds;
+	struct simt_counts c;
+};
+
+static struct kernel_counts *table;
+static size_t ntable;
+static char *out_path;
+static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Hazards found outside any kernel (simt_counters_add_hazards). */
+static uint64_t other_hazards;
+
+void simt_counters_add_hazards(uint64_t n)
+{
+	pthread_mutex_lock(&counters_lock);
+	other_hazards += n;
+	pthread_mutex_unlock(&counters_lock);
+}
+
+void simt_counters_add(const char *kernel, const struct simt_counts *c,
+		       double seconds, int device)
+{
+	struct kernel_counts *k = NULL;
+	const uint64_t *s = (const uint64_t *)(const void *)c;
+	uint64_t *d;
+	size_t i;
+
+	pthread_mutex_lock(&counters_lock);
+	for (i = 0; i < ntable; i++)
+		if (strcmp(table[i].name, kernel) == 0)
+			k = &table[i];
+	if (!k) {
+		table = simt_xrealloc(table, (ntable + 1) * sizeof *table);
+		k = &table[ntable++];
+		memset(k, 0, sizeof *k);
+		k->name = simt_xstrdup(kernel);
+	}
+	k->launches++;
+	k->device_launches[device]++;
+	if (c->warp_insts > k->max_launch)
+		k->max_launch = c->warp_insts;
+	k->seconds += seconds;
+	d = (uint64_t *)(void *)&k->c;
+	for (i = 0; i < sizeof *c / sizeof(uint64_t); i++)
+		d[i] += s[i];
+	pthread_mutex_unlock(&counters_lock);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double seconds,
+			 const struct simt_counts *c)
+{
+	fprintf(f, "\"launches\":%llu,\"thread_instructions\":%llu,"
+		"\"warp_instructions\":%llu,\"max_launch_warp_instructions\":%llu,"
+		"\"seconds\":%.6f,"
+		"\"global_load_requests\":%llu,\"global_store_requests\":%llu,"
+		"\"global_load_sectors\":%llu,\"global_store_sectors\":%llu,"
+		"\"shared_load_requests\":%llu,\"shared_store_requests\":%llu,"
+		"\"shared_bank_conflicts\":%llu,\"branches\":%llu,"
+		"\"divergent_branches\":%llu,\"atomics\":%llu,\"barriers\":%llu,"
+		"\"local_loads\":%llu,\"local_stores\":%llu,"
+		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
+		"\"hazards\":%llu,\"blocks\":%llu",
+		(unsigned long long)launches, (unsigned long long)c->thread_insts,
+		(unsigned long long)c->warp_insts, (unsigned long long)max_launch, seconds,
+		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
+		(unsigned long long)c->gld_sectors,
+		(unsigned long long)c->gst_sectors,
+		(unsigned long long)c->sld_req, (unsigned long long)c->sst_req,
+		(unsigned long long)c->bank_conflicts,
+		(unsigned long long)c->branches, (unsigned long long)c->divergent,
+		(unsigned long long)c->atomics, (unsigned long long)c->barriers,
+		(unsigned long long)c->local_ld, (unsigned long long)c->local_st,
+		(unsigned long long)c->flops_f32, (unsigned long long)c->flops_f64,
+		(unsigned long long)c->flops_f16, (unsigned long long)c->hazards,
+		(unsigned long long)c->blocks);
+}
+
+/* With several devices: how many launches each had. */
+static void write_devices(FILE *f, const uint64_t *launches)
+{
+	int d, n = simt_device_count();
+
+	if (n < 2)
+		return;
+	fputs(",\"launches_per_device\":[", f);
+	for (d = 0; d < n; d++)
+		fprintf(f, "%s%llu", d ? "," : "", (unsigned long long)launches[d]);
+	fputc(']', f);
+}
+
+static void write_counters(void)
+{
+	struct simt_counts total;
+	uint64_t launches = 0, max_launch = 0, per_device[SIMT_MAX_GPUS] = {0};
+	double seconds = 0;
+	FILE *f;
+	size_t i, j;
+	char name[512];
+
+	if (!out_path)
+		return;
+	f = fopen(out_path, "w");
+	if (!f) {
+		simt_warn("cannot write counters to %s", out_path);
+		return;
+	}
+	memset(&total, 0, sizeof total);
+	fputs("{\"schema\":1,\"kernels\":[", f);
+	for (i = 0; i < ntable; i++) {
+		const uint64_t *s = (const uint64_t *)(const void *)&table[i].c;
+		uint64_t *d = (uint64_t *)(void *)&total;
+
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		json_string(f, simt_demangle(table[i].name, name, sizeof name));
+		fputs(",\"mangled\":", f);
+		json_string(f, table[i].name);
+		fputc(',', f);
+		write_fields(f, table[i].launches, table[i].max_launch, table[i].seconds,
+			     &table[i].c);
+		write_devices(f, table[i].device_launches);
+		for (j = 0; j < SIMT_MAX_GPUS; j++)
+			per_device[j] += table[i].device_launches[j];
+		if (table[i].max_launch > max_launch)
+			max_launch = table[i].max_launch;
+		fputc('}', f);
+		for (j = 0; j < sizeof total / sizeof(uint64_t); j++)
+			d[j] += s[j];
+		launches += table[i].launches;
+		seconds += table[i].seconds;
+	}
+	fputs("],\"total\":{", f);
+	total.hazards += other_hazards;
+	write_fields(f, launches, max_launch, seconds, &total);
+	write_devices(f, per_device);
+	fputc('}', f);
+	simt_nccl_model_json(f);
+	fputs("}\n", f);
+	fclose(f);
+}
+
+/* The fields of struct simt_counts by their names in the JSON. */
+static const struct {
+	const char *name;
+	size_t offset;
+} count_fields[] = {
+	{ "thread_instructions", offsetof(struct simt_counts, thread_insts) },
+	{ "warp_instructions", offsetof(struct simt_counts, warp_insts) },
+	{ "global_load_requests", offsetof(struct simt_counts, gld_req) },
+	{ "global_store_requests", offsetof(struct simt_counts, gst_req) },
+	{ "global_load_sectors", offsetof(struct simt_counts, gld_sectors) },
+	{ "global_store_sectors", offsetof(struct simt_counts, gst_sectors) },
+	{ "shared_load_requests", offsetof(struct simt_counts, sld_req) },
+	{ "shared_store_requests", offsetof(struct simt_counts, sst_req) },
+	{ "shared_bank_conflicts", offsetof(struct simt_counts, bank_conflicts) },
+	{ "branches", offsetof(struct simt_counts, branches) },
+	{ "divergent_branches", offsetof(struct simt_counts, divergent) },
+	{ "atomics", offsetof(struct simt_counts, atomics) },
+	{ "barriers", offsetof(struct simt_counts, barriers) },
+	{ "local_loads", offsetof(struct simt_counts, local_ld) },
+	{ "local_stores", offsetof(struct simt_counts, local_st) },
+	{ "flops_f32", offsetof(struct simt_counts, flops_f32) },
+	{ "flops_f64", offsetof(struct simt_counts, flops_f64) },
+	{ "flops_f16", offsetof(struct simt_counts, flops_f16) },
+	{ "hazards", offsetof(struct simt_counts, hazards) },
+	{ "blocks", offsetof(struct simt_counts, blocks) },
+};
+
+int cudalab_simt_counter(const char *name, unsigned long long *value)
+{
+	size_t f, i;
+	uint64_t sum = 0;
+
+	if (!name || !value)
+		return -1;
+	if (strncmp(name, "comm_model.", 11) == 0)
+		return simt_nccl_model_counter(name, value);
+	/* Kernels are launched by this thread and run to completion before
+	 * the launch returns, so no launch is in flight here: turning the
+	 * counting on takes effect from the next launch. */
+	simt_counters_on = true;
+	pthread_mutex_lock(&counters_lock);
+	if (strcmp(name, "launches") == 0) {
+		for (i = 0; i < ntable; i++)
+			sum += table[i].launches;
+		f = 0;
+	} else {
+		for (f = 0; f < sizeof count_fields / sizeof count_fields[0]; f++)
+			if (strcmp(name, count_fields[f].name) == 0)
+				break;
+		if (f < sizeof count_fields / sizeof count_fields[0])
+			for (i = 0; i < ntable; i++)
+				sum += *(const uint64_t *)(const void *)((const char *)&table[i].c +
+									 count_fields[f].offset);
+		if (f < sizeof count_fields / sizeof count_fields[0] &&
+		    count_fields[f].offset == offsetof(struct simt_counts, hazards))
+			sum += other_hazards;
+	}
+	pthread_mutex_unlock(&counters_lock);
+	if (f == sizeof count_fields / sizeof count_fields[0])
+		return -1;
+	*value = (unsigned long long)sum;
+	return 0;
+}
+
+void simt_counters_init(void)
+{
+	const char *p = getenv("CUDALAB_SIMT_COUNTERS");
+
+	if (!p || !*p)
+		return;
+	out_path = simt_xstrdup(p);
+	simt_counters_on = true;
+	atexit(write_counters);
+}

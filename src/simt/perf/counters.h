@@ -1,0 +1,38 @@
+/* Profiler-style counters per kernel (counters.c): what the interpreter
+ * counts while a kernel runs, summed per kernel name and written as JSON
+ * at exit (CUDALAB_SIMT_COUNTERS). */
+#ifndef SIMT_COUNTERS_H
+#define SIMT_COUNTERS_H
+
+#include "base/base.h"
+
+struct simt_counts {
+	uint64_t thread_insts;
+	uint64_t warp_insts;
+	uint64_t gld_req, gst_req, gld_sectors, gst_sectors;
+	uint64_t sld_req, sst_req, bank_conflicts;
+	uint64_t branches, divergent;
+	uint64_t atomics, barriers;
+	uint64_t flops_f32, flops_f64, flops_f16;
+	uint64_t local_ld, local_st;
+	uint64_t hazards; /* occurrences of hazards (hazard.c) */
+	uint64_t blocks;  /* blocks launched */
+};
+
+extern bool simt_counters_on;
+/* Adds one launch of `kernel` on `device`. */
+/* Hazard occurrences met outside kernels (copies, memsets, library calls
+ * and the host's own accesses, see hazard.c): in the total only. */
+void simt_counters_add_hazards(uint64_t n);
+void simt_counters_add(const char *kernel, const struct simt_counts *c,
+		       double seconds, int device);
+void simt_counters_init(void);
+/* Public, for programs that read their own counters while they run (lab.h
+ * declares it weak): sets *value to the counter `name` (a key of the
+ * counters JSON: "global_load_sectors", "shared_bank_conflicts", ...,
+ * "launches") summed over every kernel launched so far, and returns 0; -1
+ * for an unknown name.  The first call turns counting on when
+ * CUDALAB_SIMT_COUNTERS did not, so counts start from there. */
+int cudalab_simt_counter(const char *name, unsigned long long *value);
+
+#endif

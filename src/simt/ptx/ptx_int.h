@@ -1,0 +1,214 @@
+/* Parser state shared by the PTX reader (ptx.c) and the instruction
+ * decoder (decode.c). */
+#ifndef SIMT_PTX_INT_H
+#define SIMT_PTX_INT_H
+
+#include "ptx/ptx.h"
+
+#include <setjmp.h>
+
+enum { TK_EOF, TK_IDENT, TK_INT, TK_FLOAT, TK_STRING, TK_PUNCT };
+
+struct ptx_tok {
+	int kind;
+	const char *s;
+	uint32_t len;
+	uint32_t line;
+	char punct;
+	uint64_t ival;
+	double fval;
+	int fbits;         /* 32: 0f literal, 64: 0d literal, 0: decimal */
+	uint64_t raw;      /* bits of a 0f/0d literal */
+};
+
+struct ptx_lexer {
+	const char *p, *end;
+	uint32_t line;
+	struct ptx_tok cur;
+};
+
+/* One declared register name or range %name<count>. */
+struct ptx_reg {
+	const char *name;
+	uint32_t len;
+	bool range;
+	uint32_t count;
+	uint32_t row;
+	int type;
+};
+
+/* A parameter visible in the current function: its formal parameters,
+ * return values and the .param declarations of call sequences. */
+struct ptx_pdecl {
+	const char *name;
+	uint32_t len;
+	bool kernel;       /* kernel parameter: offset into the launch buffer */
+	uint32_t offset;   /* kernel: byte offset; otherwise frame row */
+	uint32_t size;
+};
+
+struct ptx_local {
+	const char *name;
+	uint32_t len;
+	uint32_t offset;
+	uint32_t size;
+};
+
+struct ptx_label {
+	const char *name;
+	uint32_t len;
+	uint32_t pc;
+};
+
+struct ptx_fixup {
+	uint32_t pc;
+	const char *name;
+	uint32_t len;
+	uint32_t line;
+	int kind;          /* 0: branch target, 1: call target, 2: brx table */
+};
+
+/* Raw operand as parsed, before the decoder gives it a type. */
+enum { RO_NONE, RO_REG, RO_SREG, RO_INT, RO_FLOAT, RO_SYM, RO_VEC, RO_ADDR,
+       RO_SINK, RO_LIST };
+
+struct ptx_rop {
+	int kind;
+	bool neg;          /* '!' before a predicate */
+	bool minus;        /* '-' before a register (not valid PTX, rejected) */
+	uint32_t row;
+	int rtype;         /* declared type of a register */
+	int sreg;
+	uint64_t ival;
+	double fval;
+	int fbits;
+	uint64_t raw;
+	const char *sym;
+	uint32_t symlen;
+	int64_t off;
+	/* RO_VEC / RO_LIST elements; RO_ADDR base in elem[0] */
+	struct ptx_rop *elem;
+	int nelem;
+};
+
+/* Shared-variable references to patch once the module's shared layout is
+ * known: an immediate row or an instruction offset. */
+struct ptx_shfix {
+	bool is_row;
+	uint32_t where;    /* const row or pc */
+	uint32_t var;
+	int func;          /* function making the reference */
+};
+
+struct ptx_loc {
+	uint32_t file, line, col;
+};
+
+/* What one PTX instruction of the function being read does to its
+ * registers, for the analysis of reads before writes (undef.c): rows
+ * du_row[first...] are nuse rows it reads, then ndef rows it writes; the
+ * first nval of the reads are values it copies into what it writes
+ * (DU_COPY: all of them; DU_ANY: a lane's copy is written where any of
+ * them was, as a pack or a select; DU_XLANE: a shuffle, whose lanes may
+ * take another lane's value).  DU_OPAQUE: writes that are not followed,
+ * whose registers are then not checked. */
+enum { DU_PLAIN, DU_COPY, DU_ANY, DU_XLANE, DU_OPAQUE };
+struct ptx_du {
+	uint32_t pc;       /* its first decoded instruction; UINT32_MAX: none */
+	uint32_t first;
+	uint16_t nuse, ndef, nval;
+	uint8_t kind;
+	int32_t guard;
+	const char *gname; /* the guard's name in the text */
+	uint32_t glen;
+};
+struct ptx_durow {
+	uint32_t row;
+	const char *name;  /* in the PTX text */
+	uint32_t len;
+};
+
+struct ptx_parser {
+	struct simt_module *mod;
+	struct ptx_lexer lx;
+	jmp_buf fail;
+	char *error;
+	int fn;            /* index of the function being parsed, or -1 */
+	struct ptx_reg *regs;
+	int nregs, capregs;
+	struct ptx_pdecl *pdecls;
+	int npdecls, cappdecls;
+	struct ptx_local *locals;
+	int nlocals, caplocals;
+	struct ptx_label *labels;
+	int nlabels, caplabels;
+	struct ptx_fixup *fixups;
+	int nfixups, capfixups;
+	struct ptx_shfix *shfix;
+	int nshfix, capshfix;
+	uint32_t nrows;    /* rows used by the current function */
+	struct ptx_loc locs[16];
+	int nlocs;
+	uint32_t cur_file, cur_line;
+	/* Inline chains of .loc directives: instruction src_line holds a
+	 * chain number + 1 until the .file table is known. */
+	struct ptx_loc *chain;
+	uint32_t nchain, capchain;
+	uint32_t *chain_start;
+	uint32_t nchains, capchains;
+	/* Where each inlined location was last seen inlined (child ->
+	 * parent, open addressing), to rebuild a chain whose outer frames
+	 * a plain .loc in between made the parser forget. */
+	struct ptx_loc (*inl)[2];
+	uint32_t inl_cap, inl_n;
+	/* const-row dedup table */
+	uint64_t *ctab_key;
+	uint32_t *ctab_row;
+	uint32_t ctab_cap, ctab_n;
+	/* scratch for raw operands */
+	struct ptx_rop *pool;
+	int npool, cappool;
+	/* A function's return and parameter lists while they are read: the
+	 * parser owns them until the function takes them, so that a syntax
+	 * error leaves nothing behind. */
+	struct simt_param *plist[2];
+	int nplist[2];
+	/* .global and .const bytes the module has declared so far */
+	uint64_t static_bytes;
+	/* the current function's instructions' register uses (undef.c) */
+	struct ptx_du *du;
+	uint32_t ndu, capdu;
+	struct ptx_durow *du_row;
+	uint32_t ndu_row, capdu_row;
+	const char *guard_name;    /* of the instruction being read */
+	uint32_t guard_len;
+	int depth;         /* nesting of operands and initializers */
+};
+
+_Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
+			...) __attribute__((format(printf, 3, 4)));
+void ptx_lex_next(struct ptx_lexer *lx);
+/* ptx_summary.c: the module's summaries, computed after parsing. */
+void ptx_finish(struct ptx_parser *ps);
+
+/* undef.c: reads of registers before any write, found in function fi
+ * once it is read (its rows, labels and du records complete), become
+ * checks the interpreter makes (ptx/ptx.h, struct simt_uck). */
+void ptx_du_note(struct ptx_parser *ps, const char *op, uint32_t oplen,
+		 const struct ptx_rop *ops, int nops, int guard, uint32_t first);
+void ptx_undef_analyze(struct ptx_parser *ps, int fi);
+
+/* decode.c */
+void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
+		struct ptx_rop *ops, int nops, int guard, bool guard_neg,
+		uint32_t line);
+uint32_t ptx_const_row(struct ptx_parser *ps, uint64_t v);
+uint32_t ptx_fresh_row(struct ptx_parser *ps, uint64_t v);
+struct simt_insn *ptx_emit(struct ptx_parser *ps, uint32_t line);
+int ptx_find_pdecl(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_local(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_var(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_find_func(struct ptx_parser *ps, const char *name, uint32_t len);
+int ptx_parse_type(const char *s, uint32_t len);
+
+#endif

@@ -1,0 +1,346 @@
+/* Device memory: allocations live in host memory, in the table of
+ * allocations (mem/table.c), each with its hazard records, counted against
+ * the device it belongs to. */
+#include "runtime/runtime.h"
+#include "check/hazard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MMAP_MIN (1u << 20)
+
+/* Device, managed and pinned memory is placed in one reserved range of
+ * address space, in order and never reused: each allocation has pages of
+ * its own, followed by a gap that nothing is mapped in, as large as the
+ * allocation and at least GAP_MIN.  An index that runs past the end of
+ * one allocation (or before its start) then lands outside every
+ * allocation, where the bounds check reports it, instead of inside the
+ * next one, where it would corrupt another buffer silently; a pointer
+ * used after its free stays outside too.  When the range cannot be
+ * reserved or is used up, allocations come from malloc and mmap.
+ * Managed and pinned memory that hostsync.c protects page by page while
+ * the checks are on gets mappings of its own instead: changing the
+ * protection of pages inside one huge mapping costs far more. */
+#define ARENA_BYTES (4ull << 40)
+#define GAP_MIN ((uint64_t)1 << 20)
+
+static uint8_t *arena;
+static uint64_t arena_next = GAP_MIN;
+static bool arena_tried;
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Device and managed bytes allocated on each device. */
+static uint64_t used_bytes[SIMT_MAX_GPUS];
+
+static uint64_t host_limit(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || psize <= 0)
+		return 1ull << 34;
+	return (uint64_t)pages * (uint64_t)psize / 4 * 3;
+}
+
+uint64_t simt_mem_used(int d)
+{
+	return used_bytes[d];
+}
+
+static uint64_t used_total(void)
+{
+	uint64_t sum = 0;
+	int d;
+
+	for (d = 0; d < SIMT_MAX_GPUS; d++)
+		sum += used_bytes[d];
+	return sum;
+}
+
+bool simt_mem_reachable(const struct simt_alloc *al, int d)
+{
+	/* a pool's access list decides, not peer access */
+	if (al->pool)
+		return simt_pool_reaches(al->pool, d);
+	return al->device < 0 || simt_peer_enabled(d, al->device);
+}
+
+void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool)
+{
+	struct simt_alloc *al = (struct simt_alloc *)(uintptr_t)
+		simt_mem_find((uint64_t)(uintptr_t)p, 1);
+
+	if (al)
+		al->pool = pool;
+}
+
+/* Gives a new allocation its hazard shadow (what kernels can write) and,
+ * for device memory, its record of bytes written. */
+static void hz_attach(struct simt_alloc *al)
+{
+	if (!simt_hz_enabled() || al->readonly)
+		return;
+	al->shadow = simt_hz_shadow_new(al->size);
+	if (al->kind == MEM_DEVICE)
+		al->init = simt_hz_init_new(al->size);
+}
+
+static void hz_detach(struct simt_alloc *al)
+{
+	simt_hz_shadow_free(al->shadow, al->size);
+	simt_hz_init_free(al->init, al->size);
+	al->shadow = NULL;
+	al->init = NULL;
+}
+
+void *simt_mem_alloc(size_t size, int kind, unsigned flags)
+{
+	return simt_mem_alloc_on(size, kind, flags, simt_current_device());
+}
+
+/* Whether size more bytes of device memory fit on device ctx, and all
+ * devices together within what the host can back. */
+static bool fits(int ctx, size_t size)
+{
+	size_t round = (size + 255) / 256 * 256;
+
+	return round >= size && used_bytes[ctx] + round <= simt_device()->prop.totalGlobalMem &&
+	       used_total() + round <= host_limit();
+}
+
+/* Puts a new allocation in the table, with its hazard records, and counts
+ * device and managed memory against its device. */
+static void enter(struct simt_alloc *al)
+{
+	hz_attach(al);
+	simt_mem_insert(al);
+	if (al->kind == MEM_DEVICE || al->kind == MEM_MANAGED)
+		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
+}
+
+static size_t page_round(uint64_t n)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	return (size_t)((n + pg - 1) / pg * pg);
+}
+
+/* round bytes (a multiple of the page size) of zeroed memory from the
+ * arena, or NULL.  Called with arena_lock held. */
+static void *arena_take(size_t round)
+{
+	uint64_t gap = round > GAP_MIN ? page_round(round) : GAP_MIN;
+	uint8_t *p;
+
+	if (!arena_tried) {
+		void *r = mmap(NULL, ARENA_BYTES, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		arena_tried = true;
+		arena = r == MAP_FAILED ? NULL : r;
+	}
+	if (!arena || round > ARENA_BYTES - arena_next ||
+	    gap > ARENA_BYTES - arena_next - round)
+		return NULL;
+	p = arena + arena_next;
+	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0)
+		return NULL;
+	arena_next += round + gap;
+	return p;
+}
+
+static bool in_arena(const void *p)
+{
+	return arena && (const uint8_t *)p >= arena &&
+	       (const uint8_t *)p < arena + ARENA_BYTES;
+}
+
+void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
+{
+	struct simt_alloc al = {0};
+	size_t round = (size + 255) / 256 * 256;
+	/* memory the host shares gets pages of its own while checks are on,
+	 * so that hostsync.c can protect it */
+	bool own = (kind == MEM_MANAGED || kind == MEM_HOST) && simt_hz_enabled();
+	void *p;
+
+	if (size == 0)
+		return NULL;
+	if ((kind == MEM_DEVICE || kind == MEM_MANAGED) && !fits(ctx, size))
+		return NULL;
+	if (own)
+		round = (round + 4095) & ~(size_t)4095;
+	pthread_mutex_lock(&arena_lock);
+	p = own ? NULL : arena_take(page_round(round));   /* see ARENA_BYTES */
+	pthread_mutex_unlock(&arena_lock);
+	if (p) {
+		al.arena = true;
+	} else if (round >= MMAP_MIN || own) {
+		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		al.mmapped = true;
+	} else {
+		p = aligned_alloc(256, round);
+		if (!p)
+			return NULL;
+		memset(p, 0, round);
+	}
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = kind;
+	al.flags = flags;
+	al.ctx = ctx;
+	al.device = kind == MEM_DEVICE ? ctx : -1;
+	enter(&al);
+	if (own && al.shadow)
+		simt_hs_track(al.base, al.size);
+	return p;
+}
+
+int simt_mem_free(void *p, int kind)
+{
+	struct simt_alloc al;
+	uint64_t base = (uint64_t)(uintptr_t)p;
+
+	if (!simt_mem_remove(base, &al))
+		return -1;
+	if (al.kind != kind && !(kind == MEM_DEVICE && al.kind == MEM_MANAGED)) {
+		simt_mem_insert(&al);
+		return -1;
+	}
+	if (al.kind == MEM_DEVICE || al.kind == MEM_MANAGED)
+		used_bytes[al.ctx] -= (al.size + 255) / 256 * 256;
+	if (al.pool)
+		simt_pool_freed(al.pool, al.size);
+	if (al.shadow && (al.kind == MEM_MANAGED || al.kind == MEM_HOST))
+		simt_hs_forget(al.base);
+	hz_detach(&al);
+	simt_mem_freed(&al);
+	if (al.gmem) {
+		simt_gmem_unmapped(al.gmem);
+	} else if (al.arena && in_arena(p)) {
+		/* the pages go back; the addresses stay unmapped, never reused */
+		size_t n = page_round((al.size + 255) / 256 * 256);
+
+		madvise(p, n, MADV_DONTNEED);
+		mprotect(p, n, PROT_NONE);
+	} else if (al.mmapped)
+		munmap(p, (al.size + 255) / 256 * 256);
+	else
+		free(p);
+	return 0;
+}
+
+bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g)
+{
+	struct simt_alloc al = {0};
+
+	if (!fits(d, size))
+		return false;
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = MEM_DEVICE;
+	al.ctx = d;
+	al.device = d;
+	al.gmem = g;
+	enter(&al);
+	return true;
+}
+
+void simt_mem_written(const void *p, uint64_t n)
+{
+	const struct simt_alloc *al;
+
+	if (!n || !(al = simt_mem_find((uint64_t)(uintptr_t)p, n)) || !al->init)
+		return;
+	simt_hz_init_set(al->init, (uint64_t)(uintptr_t)p - al->base, n);
+}
+
+void simt_mem_copied(void *dst, const void *src, uint64_t n)
+{
+	const struct simt_alloc *d, *s;
+
+	if (!n || !(d = simt_mem_find((uint64_t)(uintptr_t)dst, n)) || !d->init)
+		return;
+	s = simt_mem_find((uint64_t)(uintptr_t)src, n);
+	if (!s || !s->init) {
+		simt_hz_init_set(d->init, (uint64_t)(uintptr_t)dst - d->base, n);
+		return;
+	}
+	simt_hz_init_copy(d->init, (uint64_t)(uintptr_t)dst - d->base, s->init,
+			  (uint64_t)(uintptr_t)src - s->base, n);
+}
+
+void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
+		    bool readonly)
+{
+	struct simt_alloc al = {0};
+
+	if (!p || size == 0)
+		return;
+	al.base = (uint64_t)(uintptr_t)p;
+	al.size = size;
+	al.kind = kind;
+	al.device = -1;
+	al.ctx = -1;
+	al.name = name;
+	al.readonly = readonly;
+	hz_attach(&al);
+	simt_mem_insert(&al);
+}
+
+void simt_mem_untrack(void *p)
+{
+	struct simt_alloc al;
+
+	if (simt_mem_remove((uint64_t)(uintptr_t)p, &al))
+		hz_detach(&al);
+}
+
+void simt_mem_reset(int d)
+{
+	struct simt_alloc *al;
+	size_t i = 0;
+
+	while ((al = simt_mem_entry(i))) {
+		if (al->ctx == d && (al->kind == MEM_DEVICE ||
+				     al->kind == MEM_MANAGED ||
+				     al->kind == MEM_HOST))
+			simt_mem_free((void *)(uintptr_t)al->base, al->kind);
+		else
+			i++;
+	}
+}
+
+void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
+			    uint64_t n, const char *what, int d)
+{
+	simt_buf_printf(b, "%s of %llu bytes in ", what, (unsigned long long)n);
+	simt_mem_describe_alloc(b, al);
+	if (al->pool && simt_pool_graph(al->pool)) {
+		simt_buf_printf(b, " of a graph allocation of device %d by a kernel "
+				"on device %d, which its allocation node gives no "
+				"access (name the device in the node's accessDescs)",
+				al->device, d);
+		return;
+	}
+	if (al->pool) {
+		if (simt_pool_host(al->pool))
+			simt_buf_printf(b, " of a host memory pool");
+		else
+			simt_buf_printf(b, " of a memory pool of device %d", al->device);
+		simt_buf_printf(b, " by a kernel on device %d, which the pool gives "
+				"no access (give it with cudaMemPoolSetAccess; "
+				"cudaDeviceEnablePeerAccess does not apply to pool "
+				"memory)", d);
+		return;
+	}
+	simt_buf_printf(b, " of device %d by a kernel on device %d, which has "
+			"no peer access to device %d (enable it with "
+			"cudaDeviceEnablePeerAccess(%d, 0) while device %d is "
+			"current)", al->device, d, al->device, al->device, d);
+}
