@@ -26,18 +26,10 @@
  * instruction budget. */
 #include "exec/exec.h"
 #include "check/hazard.h"
-#include "runtime/runtime.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The workspace cooperative_groups reads: its own size, then the arrival
- * counter of grid.sync(). */
-struct grid_workspace {
-	uint32_t size;
-	uint32_t barrier;
-};
 
 /* A warp's time slice in a cooperative launch.  Shorter than an ordinary
  * launch's, since a block waiting at grid.sync() spins for a whole slice
@@ -65,32 +57,14 @@ struct share {
 
 static struct share shares[SIMT_MAX_THREADS];
 
-cudaError_t simt_coop_check(const struct simt_launch_req *req, uint32_t dyn)
-{
-	uint64_t threads = (uint64_t)req->block.x * req->block.y * req->block.z;
-	uint64_t blocks = (uint64_t)req->grid.x * req->grid.y * req->grid.z;
-	uint64_t per_sm = (uint64_t)simt_occupancy(req->fn, (int)threads, dyn);
-	uint64_t sms = (uint64_t)simt_device()->prop.multiProcessorCount;
-
-	return blocks > per_sm * sms ? cudaErrorCooperativeLaunchTooLarge
-				     : cudaSuccess;
-}
-
 void simt_coop_begin(struct launch_state *L)
 {
-	struct grid_workspace *ws = simt_xcalloc(1, sizeof *ws);
 	int i;
 
 	for (i = 0; i < SIMT_MAX_THREADS; i++) {
 		atomic_store(&shares[i].idle, false);
 		atomic_store(&shares[i].stuck, 0);
 	}
-
-	/* The driver's own value of `size` is not documented and nothing
-	 * reads it; simt stores the workspace's size. */
-	ws->size = sizeof *ws;
-	simt_mem_track(ws, sizeof *ws, MEM_SYMBOL, "grid workspace", false);
-	L->grid_ws = (uint64_t)(uintptr_t)ws;
 	atomic_store(&L->coop_done, 0);
 }
 
@@ -116,11 +90,6 @@ static void explain_overrun(struct launch_state *L)
 
 void simt_coop_end(struct launch_state *L)
 {
-	void *ws = (void *)(uintptr_t)L->grid_ws;
-
-	simt_mem_untrack(ws);
-	free(ws);
-	L->grid_ws = 0;
 	explain_overrun(L);
 }
 

@@ -1,5 +1,5 @@
 /* State of a running kernel, shared by the warp interpreter (exec.c) and
- * the block scheduler (launch.c). */
+ * the block scheduler (sched.c). */
 #ifndef SIMT_EXEC_H
 #define SIMT_EXEC_H
 
@@ -33,18 +33,6 @@ void simt_runs_prepare(struct simt_module *mod);
 struct simt_fault {
 	cudaError_t err;
 	char *msg;
-};
-
-struct simt_launch_req {
-	struct simt_module *mod;
-	struct simt_func *fn;
-	dim3 grid, block;
-	size_t dyn_shared;
-	void **args;
-	/* cudaLaunchCooperativeKernel: every block resident at once, and a
-	 * grid workspace for grid-wide synchronisation. */
-	bool cooperative;
-	cudaStream_t stream;
 };
 
 /* Host threads that run blocks, and library calls such as cuBLAS's GEMM
@@ -209,6 +197,10 @@ struct launch_state {
 	/* device heap for malloc in kernels */
 	uint8_t *heap;
 	uint64_t heap_size;
+	/* the bytes of device printf output kept (cudaLimitPrintfFifoSize),
+	 * and the number %gridid reads */
+	size_t printf_fifo;
+	uint64_t gridid;
 	/* Hazard checks on (hz), also of global memory (hz_global: false
 	 * for grids too large to identify their threads in 32 bits); every
 	 * clock of earlier launches is at most hz_base, and those at most
@@ -321,7 +313,7 @@ static inline void simt_park(struct warp *w, uint32_t lanes, uint32_t pc)
 	}
 }
 
-/* launch.c: the steps of running blocks, shared by the scheduler of
+/* sched.c: the steps of running blocks, shared by the scheduler of
  * ordinary launches (one block at a time per host thread, start to end)
  * and that of cooperative ones (coop.c).  A context is prepared for a
  * launch, a block begins in it, runs pass after pass (every unfinished
@@ -340,17 +332,26 @@ uint64_t simt_block_order(const struct launch_state *L, uint64_t i);
 /* Adds the context's counters to the launch's totals. */
 void simt_ctx_add_counts(struct block_ctx *bc);
 
-/* coop.c: cooperative launches.  simt_coop_check returns
- * cudaErrorCooperativeLaunchTooLarge when the grid cannot be resident at
- * once; simt_coop_begin and _end make and free the grid workspace (and
- * explain a launch that ran out of budget); simt_coop_run runs share
- * `part` of `nparts` of the blocks, all of them resident together. */
-cudaError_t simt_coop_check(const struct simt_launch_req *req, uint32_t dyn);
+/* coop.c: cooperative launches.  simt_coop_begin and _end come before
+ * and after the blocks run (the latter explains a launch that ran out of
+ * budget); simt_coop_run runs share `part` of `nparts` of the blocks, all
+ * of them resident together.  The grid workspace, which the runtime makes
+ * for the launch (L->grid_ws), is what cooperative_groups reads: its own
+ * size, then the arrival counter of grid.sync(). */
+struct grid_workspace {
+	uint32_t size;
+	uint32_t barrier;
+};
 void simt_coop_begin(struct launch_state *L);
 void simt_coop_end(struct launch_state *L);
 void simt_coop_run(struct launch_state *L, int part, int nparts);
 
-/* launch.c: records the first fault of the launch and stops it.  `w` and
+/* sched.c: the schedule of launch L (L->sched set: the seed), and the run
+ * of all its blocks, which the runtime prepares (runtime/launch.c). */
+void simt_schedule_setup(struct launch_state *L);
+void simt_run_grid(struct launch_state *L);
+
+/* sched.c: records the first fault of the launch and stops it.  `w` and
  * `lane` locate the thread, `in` the instruction (may be NULL). */
 void simt_fault(struct block_ctx *bc, const struct warp *w, int lane,
 		const struct simt_insn *in, cudaError_t err, const char *fmt,

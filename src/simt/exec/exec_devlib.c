@@ -3,7 +3,6 @@
 #include "exec/exec.h"
 
 #include "exec/lanes.h"
-#include "runtime/runtime.h"
 
 #include <string.h>
 
@@ -75,7 +74,7 @@ void simt_exec_vprintf(struct block_ctx *bc, struct warp *w,
 			simt_buf_printf(&bc->out, "<printf: bad format address>\n");
 			continue;
 		}
-		if (bc->out.len + L->out_bytes > simt_printf_fifo + 1024) {
+		if (bc->out.len + L->out_bytes > L->printf_fifo + 1024) {
 			L->out_dropped = true;
 			continue;
 		}

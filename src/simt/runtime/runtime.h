@@ -150,6 +150,18 @@ extern size_t simt_heap_limit;
 
 /* ---- launches (launch.c, abi.c) ---- */
 
+struct simt_launch_req {
+	struct simt_module *mod;
+	struct simt_func *fn;
+	dim3 grid, block;
+	size_t dyn_shared;
+	void **args;
+	/* cudaLaunchCooperativeKernel: every block resident at once, and a
+	 * grid workspace for grid-wide synchronisation. */
+	bool cooperative;
+	cudaStream_t stream;
+};
+
 /* Runs a kernel to completion.  Returns cudaSuccess, a launch error (not
  * sticky), or a kernel fault (already reported and made sticky). */
 cudaError_t simt_launch(const struct simt_launch_req *req);

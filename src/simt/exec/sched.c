@@ -1,6 +1,7 @@
-/* Running a kernel: launch checks as a GPU makes them, the pool of host
- * threads that run blocks in parallel, the per-block warp scheduler, and
- * the reporting of faults, device printf output and counters.
+/* Running a launch's blocks: the pool of host threads that run blocks in
+ * parallel, the per-block warp scheduler, the schedules, and the
+ * reporting of faults.  The runtime prepares the launch and its checks
+ * (runtime/launch.c) and hands it over to simt_run_grid.
  *
  * Each block runs on one host thread from start to end; its warps are
  * cooperative contexts that switch when they can no longer proceed (all
@@ -8,17 +9,12 @@
  * instruction) or have polled an mbarrier phase that is not complete.
  * Blocks of a launch are handed out in order through an atomic counter.
  * Cooperative launches, whose blocks must all be resident at once, are
- * scheduled differently (coop.c) from the same steps.
- *
- * Device printf output is kept per block and written to stdout when the
- * kernel ends, in block order (within a block, in the order the threads
- * printed), like a GPU that flushes its printf buffer at the next
- * synchronisation; it therefore comes before anything the host prints
- * after the launch, and is the same on every run. */
+ * scheduled differently (coop.c) from the same steps.  Device printf
+ * output is kept per block and handed to the launch when the block ends
+ * (simt_block_output). */
 #include "exec/exec.h"
 #include "exec/mbarrier.h"
 #include "check/hazard.h"
-#include "runtime/runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +48,6 @@ static struct pool pool = {
 	.go = PTHREAD_COND_INITIALIZER,
 	.done = PTHREAD_COND_INITIALIZER,
 };
-
-static uint64_t launch_count;
-
-static uint8_t *heap;
-static uint64_t heap_size;
 
 int simt_worker_count(void)
 {
@@ -254,7 +245,7 @@ static void warp_launch_sregs(struct block_ctx *bc, struct warp *w)
 	set_row(s + SR_WARPID * 32, w->id);
 	set_row(s + SR_NWARPID * 32, 64);
 	set_row(s + SR_NSMID * 32, (uint64_t)simt_device()->prop.multiProcessorCount);
-	set_row(s + SR_GRIDID * 32, launch_count);
+	set_row(s + SR_GRIDID * 32, L->gridid);
 	set_row(s + SR_DYN_SMEM * 32, L->shared_dyn);
 	set_row(s + SR_TOTAL_SMEM * 32, L->shared_static + L->shared_dyn);
 	set_row(s + SR_ZERO * 32, 0);
@@ -558,7 +549,9 @@ static void pool_start(void)
 	pool.started = true;
 }
 
-static void run_parallel(struct launch_state *L)
+/* Runs every block of L to completion, sharing them out among the pool's
+ * host threads. */
+void simt_run_grid(struct launch_state *L)
 {
 	if (!pool.started)
 		pool_start();
@@ -606,11 +599,10 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 /* Under schedule seed s > 0 blocks are handed out as i -> (i*m + c) mod n,
  * with m prime to n, and warps get time slices of 64 to 1087
  * instructions; seed 0 is the natural order and the full slice. */
-static void schedule_setup(struct launch_state *L)
+void simt_schedule_setup(struct launch_state *L)
 {
 	uint64_t n = L->nblocks, h;
 
-	L->sched = simt_hz_schedule();
 	L->slice = SIMT_SLICE;
 	L->perm_m = 1;
 	L->perm_c = 0;
@@ -640,220 +632,3 @@ uint64_t simt_block_order(const struct launch_state *L, uint64_t i)
 			  L->nblocks);
 }
 
-/* ---- launch ---- */
-
-/* Checks a launch's configuration against the device and the kernel;
- * on failure *why says what is wrong, in the learner's terms. */
-static cudaError_t check_config(const struct simt_launch_req *req,
-				const struct simt_func *fn, uint32_t *dyn,
-				char *why, size_t n)
-{
-	const struct cudaDeviceProp *p = &simt_device()->prop;
-	dim3 g = req->grid, b = req->block;
-	uint64_t threads = (uint64_t)b.x * b.y * b.z;
-	size_t limit;
-
-	if (!g.x || !g.y || !g.z) {
-		snprintf(why, n, "a grid of (%u,%u,%u) blocks has no block to run; a grid "
-			 "size computed from an empty input, or rounded down, is 0",
-			 g.x, g.y, g.z);
-		return cudaErrorInvalidConfiguration;
-	}
-	if (!b.x || !b.y || !b.z) {
-		snprintf(why, n, "a block of (%u,%u,%u) threads has no thread", b.x, b.y, b.z);
-		return cudaErrorInvalidConfiguration;
-	}
-	if (b.x > (unsigned)p->maxThreadsDim[0] || b.y > (unsigned)p->maxThreadsDim[1] ||
-	    b.z > (unsigned)p->maxThreadsDim[2] || threads > (uint64_t)p->maxThreadsPerBlock) {
-		snprintf(why, n, "a block of (%u,%u,%u) = %llu threads; the device allows %d "
-			 "threads per block, at most (%d,%d,%d)", b.x, b.y, b.z,
-			 (unsigned long long)threads, p->maxThreadsPerBlock,
-			 p->maxThreadsDim[0], p->maxThreadsDim[1], p->maxThreadsDim[2]);
-		return cudaErrorInvalidConfiguration;
-	}
-	if (g.x > (unsigned)p->maxGridSize[0] || g.y > (unsigned)p->maxGridSize[1] ||
-	    g.z > (unsigned)p->maxGridSize[2]) {
-		snprintf(why, n, "a grid of (%u,%u,%u) blocks; the device allows at most "
-			 "(%d,%d,%d)", g.x, g.y, g.z, p->maxGridSize[0], p->maxGridSize[1],
-			 p->maxGridSize[2]);
-		return cudaErrorInvalidConfiguration;
-	}
-	if ((fn->maxntid[0] &&
-	     threads > (uint64_t)fn->maxntid[0] * fn->maxntid[1] * fn->maxntid[2]) ||
-	    (fn->reqntid[0] && (b.x != fn->reqntid[0] || b.y != fn->reqntid[1] ||
-				b.z != fn->reqntid[2]))) {
-		snprintf(why, n, "a block of %llu threads, more than the kernel's "
-			 "__launch_bounds__ (or required block size) allows",
-			 (unsigned long long)threads);
-		return cudaErrorLaunchOutOfResources;
-	}
-	limit = fn->max_dyn_shared ? (size_t)fn->max_dyn_shared
-				   : p->sharedMemPerBlock - fn->sum_shared;
-	if (fn->sum_shared > p->sharedMemPerBlock ||
-	    req->dyn_shared > limit ||
-	    fn->sum_shared + req->dyn_shared > p->sharedMemPerBlockOptin) {
-		snprintf(why, n, "%llu bytes of static and %zu of dynamic shared memory per "
-			 "block; the limit is %zu (%zu with cudaFuncSetAttribute)",
-			 (unsigned long long)fn->sum_shared, (size_t)req->dyn_shared,
-			 (size_t)p->sharedMemPerBlock, (size_t)p->sharedMemPerBlockOptin);
-		return cudaErrorInvalidValue;
-	}
-	*dyn = (uint32_t)req->dyn_shared;
-	return cudaSuccess;
-}
-
-static bool uses_malloc(const struct simt_module *mod)
-{
-	int i;
-
-	for (i = 0; i < mod->nfuncs; i++)
-		if (mod->funcs[i].builtin == BI_MALLOC)
-			return true;
-	return false;
-}
-
-static uint32_t local_need(const struct simt_func *fn)
-{
-	size_t stack = simt_stack_limit < 1024 ? 1024 : simt_stack_limit;
-
-	if (!fn->sum_recursive)
-		return fn->sum_local ? fn->sum_local : 16;
-	return (uint32_t)((fn->local_size + 15) / 16 * 16 + stack * 8);
-}
-
-static void flush_output(struct launch_state *L)
-{
-	size_t i, j;
-
-	/* insertion sort: outputs arrive nearly in block order */
-	for (i = 1; i < L->nouts; i++) {
-		struct block_out t = L->outs[i];
-
-		for (j = i; j > 0 && L->outs[j - 1].block > t.block; j--)
-			L->outs[j] = L->outs[j - 1];
-		L->outs[j] = t;
-	}
-	for (i = 0; i < L->nouts; i++) {
-		fwrite(L->outs[i].s, 1, L->outs[i].len, stdout);
-		free(L->outs[i].s);
-	}
-	if (L->nouts)
-		fflush(stdout);
-	free(L->outs);
-	if (L->out_dropped)
-		simt_warn("device printf output beyond %zu bytes was dropped "
-			  "(cudaLimitPrintfFifoSize)", simt_printf_fifo);
-}
-
-static uint8_t *pack_params(const struct simt_func *fn, void **args)
-{
-	uint8_t *buf = simt_xcalloc(1, fn->kparam_size ? fn->kparam_size : 1);
-	int i;
-
-	for (i = 0; i < fn->nparams; i++)
-		if (args && args[i])
-			memcpy(buf + fn->params[i].offset, args[i], fn->params[i].size);
-	return buf;
-}
-
-static void report_unsupported(struct simt_func *fn)
-{
-	static const struct simt_func *reported[64];
-	static int nreported;
-	char name[512];
-	int i;
-
-	for (i = 0; i < nreported; i++)
-		if (reported[i] == fn)
-			return;
-	if (nreported < 64)
-		reported[nreported++] = fn;
-	simt_warn("cannot run kernel %s: %s",
-		  simt_demangle(fn->name, name, sizeof name),
-		  fn->sum_bad ? fn->sum_bad : "it could not be decoded");
-}
-
-cudaError_t simt_launch(const struct simt_launch_req *req)
-{
-	struct simt_func *fn = req->fn;
-	struct launch_state L;
-	cudaError_t err;
-	uint32_t dyn = 0;
-	double t0;
-	char why[256], name[512];
-
-	if (simt_kernel_summarize(req->mod, fn) != 0) {
-		report_unsupported(fn);
-		return cudaErrorInvalidPtx;
-	}
-	err = check_config(req, fn, &dyn, why, sizeof why);
-	if (err != cudaSuccess) {
-		simt_warn("launch of %s not started: %s (%s)",
-			  simt_demangle(fn->name, name, sizeof name), why, cudaGetErrorName(err));
-		return err;
-	}
-	if (req->cooperative && (err = simt_coop_check(req, dyn)) != cudaSuccess)
-		return err;
-	memset(&L, 0, sizeof L);
-	pthread_mutex_init(&L.lock, NULL);
-	L.mod = req->mod;
-	L.fn = fn;
-	L.device = simt_current_device();
-	L.grid = req->grid;
-	L.block = req->block;
-	L.nthreads = req->block.x * req->block.y * req->block.z;
-	L.nwarps = (L.nthreads + 31) / 32;
-	L.nblocks = (uint64_t)req->grid.x * req->grid.y * req->grid.z;
-	L.shared_static = fn->sum_shared;
-	L.shared_dyn = dyn;
-	L.shared_size = fn->sum_shared + dyn;
-	if (req->mod->reserved_smem) {
-		L.reserved = true;
-		L.reserved_begin = (L.shared_size + 15) / 16 * 16;
-		L.shared_size = L.reserved_begin + (uint32_t)
-			simt_device()->prop.reservedSharedMemPerBlock;
-	}
-	L.local_per_thread = local_need(fn);
-	L.entry_rows = fn->sum_rows > fn->nrows ? fn->sum_rows : fn->nrows;
-	L.budget = (uint64_t)simt_env_long("CUDALAB_SIMT_MAX_INSTRUCTIONS",
-					   (long)(1ull << 32));
-	L.coop = req->cooperative;
-	schedule_setup(&L);
-	simt_runs_prepare(req->mod);
-	L.lane = simt_stream_lane(req->stream);
-	simt_hz_launch_begin(&L);
-	L.kparams = pack_params(fn, req->args);
-	simt_mem_track(L.kparams, fn->kparam_size, MEM_SYMBOL,
-		       "kernel parameters", true);
-	if (uses_malloc(req->mod) && !heap) {
-		heap_size = simt_heap_limit;
-		heap = simt_xcalloc(1, heap_size);
-		simt_mem_track(heap, heap_size, MEM_SYMBOL, "device heap", false);
-	}
-	L.heap = heap;
-	L.heap_size = heap_size;
-	launch_count++;
-	t0 = simt_now();
-	if (L.coop)
-		simt_coop_begin(&L);
-	run_parallel(&L);
-	if (L.coop)
-		simt_coop_end(&L);
-	flush_output(&L);
-	simt_mem_untrack(L.kparams);
-	free(L.kparams);
-	if (simt_counters_on) {
-		L.total.blocks = L.nblocks;
-		simt_counters_add(fn->name, &L.total, simt_now() - t0, L.device);
-	}
-	pthread_mutex_destroy(&L.lock);
-	simt_hz_launch_end(&L);
-	if (L.fault.err != cudaSuccess) {
-		fflush(stdout);
-		fputs(L.fault.msg, stderr);
-		fflush(stderr);
-		free(L.fault.msg);
-		simt_set_sticky(L.fault.err);
-	}
-	return cudaSuccess;
-}
