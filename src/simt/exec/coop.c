@@ -25,7 +25,7 @@
  * nothing can change it any more.  Other endless waits are stopped by the
  * instruction budget. */
 #include "exec/exec.h"
-#include "check/hazard.h"
+#include "exec/hooks.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -24,7 +24,7 @@
 #include "exec/tensor.h"
 #include "exec/texture.h"
 #include "exec/mbarrier.h"
-#include "check/hazard.h"
+#include "exec/hooks.h"
 #include "exec/lanes.h"
 #include "exec/typed.h"
 #include "runtime/runtime.h"

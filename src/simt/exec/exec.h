@@ -110,7 +110,7 @@ struct warp {
 	uint32_t sync_exited_at;
 	bool sync_waited;
 	/* Per row, the lanes that have written it, kept for the rows
-	 * undef.c checks (when the block's uck is set). */
+	 * check/uninit_reg.c checks (when the block's uck is set). */
 	uint32_t *defd;
 	uint32_t defd_cap;
 };
@@ -159,7 +159,7 @@ struct block_ctx {
 	uint32_t mbar_idle;
 	/* Hazard checking state (hazard.c), NULL when checks are off. */
 	struct hz_block *hz;
-	/* Reads of registers before they are written are checked (undef.c):
+	/* Reads of registers before they are written are checked (uninit_reg.c):
 	 * checks are on and the module has such reads. */
 	bool uck;
 };
@@ -361,15 +361,5 @@ void simt_thread_coords(const struct block_ctx *bc, const struct warp *w,
 void simt_describe_insn(struct simt_buf *b, const struct simt_module *mod,
 			const struct simt_insn *in, uint32_t pc);
 
-
-/* undef.c: the checks of reads of registers before any write.  prepare:
- * at the start of a launch in a context; frame: a frame of function f
- * at row_base starts for `lanes`; exec: instruction `in` (uchk set) runs
- * for `ex` of the group `group`. */
-void simt_uck_prepare(struct block_ctx *bc);
-void simt_uck_frame(struct warp *w, const struct simt_func *f,
-		    uint32_t row_base, uint32_t lanes);
-void simt_uck_exec(struct block_ctx *bc, struct warp *w,
-		   const struct simt_insn *in, uint32_t group, uint32_t ex);
 
 #endif

@@ -2,7 +2,7 @@
  * registers and local depot; call, ret and exit, and the frames' stack. */
 #include "exec/exec.h"
 
-#include "check/hazard.h"
+#include "exec/hooks.h"
 #include "exec/lanes.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * atomics.  The hazard checks of each access are called from here. */
 #include "exec/exec.h"
 
-#include "check/hazard.h"
+#include "exec/hooks.h"
 #include "exec/lanes.h"
 #include "runtime/runtime.h"
 

@@ -4,7 +4,7 @@
  * barrier-misuse checks at each. */
 #include "exec/exec.h"
 
-#include "check/hazard.h"
+#include "exec/hooks.h"
 #include "exec/lanes.h"
 
 static uint32_t sync_mask_of(const struct simt_module *mod,

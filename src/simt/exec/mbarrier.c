@@ -30,7 +30,7 @@
  * deadlocked once its warps have only polled, with no object changing,
  * for MBAR_STALL_ROUNDS rounds. */
 #include "exec/mbarrier.h"
-#include "check/hazard.h"
+#include "exec/hooks.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
  * (simt_block_output). */
 #include "exec/exec.h"
 #include "exec/mbarrier.h"
-#include "check/hazard.h"
+#include "exec/hooks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,8 @@
  *    the function's start writes it) finds the reads of rows that may not
  *    have been written.  In correct code there are none, and nothing
  *    else happens.
- * 2. Those rows (the candidates) are followed while the kernel runs:
+ * 2. Those rows (the candidates) are followed while the kernel runs
+ *    (check/uninit_reg.c):
  *    each warp keeps, per candidate row of each frame, the lanes that
  *    have written it.  Only the instructions that read a candidate where
  *    it may be unwritten, or write a candidate, carry a check
@@ -28,8 +29,6 @@
  * its registers exempt from checking, so a gap here can hide a read but
  * never invent one. */
 #include "ptx/ptx_int.h"
-#include "exec/exec.h"
-#include "check/hazard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -738,76 +737,4 @@ void ptx_undef_analyze(struct ptx_parser *ps, int fi)
 	free(excl);
 	free(dui);
 	cfg_free(&g);
-}
-
-/* ---- while kernels run ---- */
-
-void simt_uck_prepare(struct block_ctx *bc)
-{
-	const struct launch_state *L = bc->L;
-	uint32_t i;
-
-	bc->uck = L->hz && L->mod->nucks;
-	if (!bc->uck)
-		return;
-	for (i = 0; i < bc->nwarps; i++) {
-		struct warp *w = &bc->warps[i];
-
-		if (w->defd_cap < w->rows_cap) {
-			free(w->defd);
-			w->defd = simt_xcalloc(w->rows_cap, sizeof *w->defd);
-			w->defd_cap = w->rows_cap;
-		}
-	}
-}
-
-void simt_uck_frame(struct warp *w, const struct simt_func *f,
-		    uint32_t row_base, uint32_t lanes)
-{
-	uint32_t i;
-
-	for (i = 0; i < f->nuck_rows; i++)
-		w->defd[row_base + f->uck_rows[i]] &= ~lanes;
-}
-
-void simt_uck_exec(struct block_ctx *bc, struct warp *w,
-		   const struct simt_insn *in, uint32_t group, uint32_t ex)
-{
-	const struct simt_module *mod = bc->L->mod;
-	const struct simt_uck *u = &mod->ucks[mod->uck_of[in - mod->code]];
-	const uint32_t *row = &mod->uck_row[u->first];
-	char *const *name = &mod->uck_name[u->first];
-	uint32_t *dd = w->defd + w->frames[w->fi].row_base;
-	uint32_t i, k = 0, bad, m;
-
-	if (u->guard) {
-		bad = group & ~dd[row[0]];
-		if (bad) {
-			simt_hz_uninit_reg(bc, w, (unsigned)__builtin_ctz(bad), in,
-					   name[0]);
-			dd[row[0]] |= bad;
-		}
-		k = 1;
-	}
-	for (i = 0; i < u->nchk; i++, k++) {
-		bad = ex & ~dd[row[k]];
-		if (bad) {
-			simt_hz_uninit_reg(bc, w, (unsigned)__builtin_ctz(bad), in,
-					   name[k]);
-			dd[row[k]] |= bad;
-		}
-	}
-	for (i = 0; i < u->nset; i++, k++)
-		dd[row[k]] |= ex;
-	if (u->ndst) {
-		const uint32_t *dst = &row[k], *src = &row[k + u->ndst];
-
-		m = u->merge == UCK_ALL ? ~0u : 0;
-		for (i = 0; i < u->nsrc; i++)
-			m = u->merge == UCK_ALL ? m & dd[src[i]] : m | dd[src[i]];
-		if (u->merge == UCK_XLANE)
-			m = (m & ex) ? ~0u : 0;
-		for (i = 0; i < u->ndst; i++)
-			dd[dst[i]] = (dd[dst[i]] & ~ex) | (m & ex);
-	}
 }
