@@ -30,7 +30,6 @@
 #include "check/hazard.h"
 #include "exec/lanes.h"
 #include "check/order.h"
-#include "runtime/runtime.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -296,6 +295,9 @@ static uint32_t clock_base = 1;
 static atomic_uint clock_max;
 static uint64_t launch_number;
 static uint32_t schedule_seed;
+/* The number of devices (simt_hz_init): a report names the device of a
+ * default stream only when there are several. */
+static int ndevices = 1;
 
 struct hz_report {
 	int kind, space;
@@ -895,7 +897,7 @@ static void stream_text(struct simt_buf *b, const struct xsite *x)
 		simt_buf_printf(b, "on ");
 	if (x->stream)
 		simt_buf_printf(b, "stream %u", x->stream);
-	else if (x->device > 0 || simt_device_count() > 1)
+	else if (x->device > 0 || ndevices > 1)
 		simt_buf_printf(b, "the default stream of device %d", x->device);
 	else
 		simt_buf_printf(b, "the default stream");
@@ -4594,7 +4596,8 @@ static void at_exit(void)
 	pthread_mutex_unlock(&report_lock);
 }
 
-void simt_hz_init(void)
+void simt_hz_init(int devices)
 {
+	ndevices = devices;
 	pthread_once(&setup_once, setup);
 }

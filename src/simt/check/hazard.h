@@ -96,9 +96,10 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 			 bool r_write, bool host_write, uint64_t base, uint64_t off);
 
 /* Whether checks are on (CUDALAB_SIMT_CHECKS, read by simt_hz_init at
- * start-up), the schedule seed (CUDALAB_SIMT_SCHEDULE), and the report
- * file and summary written at exit. */
-void simt_hz_init(void);
+ * start-up, which is told the number of devices), the schedule seed
+ * (CUDALAB_SIMT_SCHEDULE), and the report file and summary written at
+ * exit. */
+void simt_hz_init(int devices);
 bool simt_hz_enabled(void);
 uint32_t simt_hz_schedule(void);
 void simt_hazard_report_write(void);

@@ -74,9 +74,5 @@ void simt_nccl_model_p2p(const struct nccl_post *send, const struct nccl_post *r
 /* The modelled seconds of one rank's post on an NVLink 4 ring of n
  * ranks (for ncclGroupSimulateEnd). */
 double simt_nccl_model_seconds(const struct nccl_post *p, int n);
-/* Writes ',"comm_model":{...}' to the counters JSON when any operation
- * ran. */
-void simt_nccl_model_json(FILE *f);
-int simt_nccl_model_counter(const char *name, unsigned long long *value);
 
 #endif

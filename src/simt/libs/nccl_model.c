@@ -19,6 +19,7 @@
  * scatter), * 1 (broadcast, reduce, send/receive), as nccl-tests report
  * them; on this model busbw is the link bandwidth itself. */
 #include "libs/nccl_int.h"
+#include "perf/counters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,9 @@ static const char *model_key(int kind)
 	return kind == NK_SEND ? "send_recv" : simt_nccl_kind_key(kind);
 }
 
-void simt_nccl_model_json(FILE *f)
+/* Writes ',"comm_model":{...}' to the counters JSON when any operation
+ * ran. */
+static void model_json(FILE *f)
 {
 	int kind, r, any = 0;
 	size_t l;
@@ -239,7 +242,7 @@ void simt_nccl_model_json(FILE *f)
 
 /* "comm_model.KIND.FIELD": calls, bytes, bytes_sent, bytes_received, or
  * LINK_ns (the modelled time in nanoseconds). */
-int simt_nccl_model_counter(const char *name, unsigned long long *value)
+static int model_counter(const char *name, unsigned long long *value)
 {
 	const char *dot;
 	int kind;
@@ -282,4 +285,10 @@ int simt_nccl_model_counter(const char *name, unsigned long long *value)
 	}
 	pthread_mutex_unlock(&model_lock);
 	return rc;
+}
+
+/* The model's part of the counters, there whenever NCCL is linked in. */
+__attribute__((constructor)) static void register_counters(void)
+{
+	simt_counters_section("comm_model.", model_json, model_counter);
 }

@@ -2,7 +2,9 @@
  * exits if CUDALAB_SIMT_COUNTERS names a file, and readable while it runs
  * through cudalab_simt_counter(). */
 #include "perf/counters.h"
-#include "libs/nccl_int.h"
+#include "base/device.h"
+
+#include <pthread.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -27,6 +29,26 @@ static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Hazards found outside any kernel (simt_counters_add_hazards). */
 static uint64_t other_hazards;
+
+/* How many devices there are (simt_counters_init). */
+static int ndevices = 1;
+
+/* Parts of the counters that other rooms keep (simt_counters_section). */
+#define MAX_SECTIONS 4
+static struct section {
+	const char *prefix;
+	void (*json)(FILE *f);
+	int (*counter)(const char *name, unsigned long long *value);
+} sections[MAX_SECTIONS];
+static int nsections;
+
+void simt_counters_section(const char *prefix, void (*json)(FILE *f),
+			   int (*counter)(const char *name,
+					  unsigned long long *value))
+{
+	if (nsections < MAX_SECTIONS)
+		sections[nsections++] = (struct section){prefix, json, counter};
+}
 
 void simt_counters_add_hazards(uint64_t n)
 {
@@ -112,7 +134,7 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 /* With several devices: how many launches each had. */
 static void write_devices(FILE *f, const uint64_t *launches)
 {
-	int d, n = simt_device_count();
+	int d, n = ndevices;
 
 	if (n < 2)
 		return;
@@ -167,7 +189,8 @@ static void write_counters(void)
 	write_fields(f, launches, max_launch, seconds, &total);
 	write_devices(f, per_device);
 	fputc('}', f);
-	simt_nccl_model_json(f);
+	for (i = 0; i < (size_t)nsections; i++)
+		sections[i].json(f);
 	fputs("}\n", f);
 	fclose(f);
 }
@@ -206,8 +229,9 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 
 	if (!name || !value)
 		return -1;
-	if (strncmp(name, "comm_model.", 11) == 0)
-		return simt_nccl_model_counter(name, value);
+	for (f = 0; f < (size_t)nsections; f++)
+		if (strncmp(name, sections[f].prefix, strlen(sections[f].prefix)) == 0)
+			return sections[f].counter(name, value);
 	/* Kernels are launched by this thread and run to completion before
 	 * the launch returns, so no launch is in flight here: turning the
 	 * counting on takes effect from the next launch. */
@@ -236,10 +260,11 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 	return 0;
 }
 
-void simt_counters_init(void)
+void simt_counters_init(int devices)
 {
 	const char *p = getenv("CUDALAB_SIMT_COUNTERS");
 
+	ndevices = devices;
 	if (!p || !*p)
 		return;
 	out_path = simt_xstrdup(p);

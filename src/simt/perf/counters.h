@@ -6,6 +6,8 @@
 
 #include "base/base.h"
 
+#include <stdio.h>
+
 struct simt_counts {
 	uint64_t thread_insts;
 	uint64_t warp_insts;
@@ -20,13 +22,22 @@ struct simt_counts {
 };
 
 extern bool simt_counters_on;
-/* Adds one launch of `kernel` on `device`. */
 /* Hazard occurrences met outside kernels (copies, memsets, library calls
  * and the host's own accesses, see hazard.c): in the total only. */
 void simt_counters_add_hazards(uint64_t n);
+/* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		       double seconds, int device);
-void simt_counters_init(void);
+/* Reads CUDALAB_SIMT_COUNTERS at start-up; `devices` is the number of
+ * devices, whose launches the output counts apart. */
+void simt_counters_init(int devices);
+/* A part of the counters that a room above keeps (NCCL's communication
+ * model): json appends its part of the JSON after "total" at exit, and
+ * counter answers cudalab_simt_counter for the names that begin with
+ * prefix.  Registered once, before main. */
+void simt_counters_section(const char *prefix, void (*json)(FILE *f),
+			   int (*counter)(const char *name,
+					  unsigned long long *value));
 /* Public, for programs that read their own counters while they run (lab.h
  * declares it weak): sets *value to the counter `name` (a key of the
  * counters JSON: "global_load_sectors", "shared_bank_conflicts", ...,

@@ -118,8 +118,8 @@ static void init_lock(void)
 	pthread_mutex_init(&api_lock, &a);
 	pthread_mutexattr_destroy(&a);
 	init_devices();
-	simt_counters_init();
-	simt_hz_init();
+	simt_counters_init(ndevices);
+	simt_hz_init(ndevices);
 }
 
 void simt_init(void)
