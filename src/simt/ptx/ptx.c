@@ -7,7 +7,6 @@
  * Syntax errors unwind to simt_ptx_load through ptx_fail (longjmp), which
  * keeps the many small parsing functions free of error plumbing. */
 #include "ptx/ptx_int.h"
-#include "runtime/runtime.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -1006,8 +1005,6 @@ static int add_var(struct ptx_parser *ps, const struct vdecl *d)
 		}
 		v->data = (uint8_t *)(((uintptr_t)v->alloc + al - 1) &
 				      ~(uintptr_t)(al - 1));
-		simt_mem_track(v->data, v->size, MEM_SYMBOL, v->name,
-			       d->space == SS_CONST);
 	}
 	return mod->nvars++;
 }
@@ -1801,10 +1798,7 @@ void simt_module_free(struct simt_module *mod)
 	for (i = 0; i < mod->nvars; i++) {
 		struct simt_var *v = &mod->vars[i];
 
-		if (v->data) {
-			simt_mem_untrack(v->data);
-			free(v->alloc);
-		}
+		free(v->alloc);
 		free(v->init);
 		free(v->name);
 	}

@@ -385,6 +385,9 @@ struct simt_uck {
 
 /* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
 int simt_ptx_load(struct simt_module *mod, const char *text, size_t len);
+/* Frees what the module holds, its variables' storage included (the
+ * loader, which put that storage in the table of allocations, takes it
+ * out first). */
 void simt_module_free(struct simt_module *mod);
 int simt_module_find_func(const struct simt_module *mod, const char *name);
 int simt_module_find_var(const struct simt_module *mod, const char *name);

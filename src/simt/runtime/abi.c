@@ -29,6 +29,22 @@ static cudaError_t fail(cudaError_t e)
 
 /* ---- registration ---- */
 
+/* The module's .global and .const variables become memory that kernels
+ * and copies may address (also those of a module that failed to load:
+ * they stay, as the module does). */
+static void track_vars(struct simt_module *mod)
+{
+	int i;
+
+	for (i = 0; i < mod->nvars; i++) {
+		struct simt_var *v = &mod->vars[i];
+
+		if (v->data)
+			simt_mem_track(v->data, v->size, MEM_SYMBOL, v->name,
+				       v->space == SS_CONST);
+	}
+}
+
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
 	struct simt_module *mod;
@@ -44,6 +60,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 	}
 	if (simt_ptx_load(mod, ptx, len) != 0)
 		simt_warn("cannot read this program's PTX: %s", mod->error);
+	track_vars(mod);
 	return (void **)mod;
 }
 
