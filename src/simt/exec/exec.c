@@ -27,7 +27,7 @@
 #include "exec/hooks.h"
 #include "exec/lanes.h"
 #include "exec/typed.h"
-#include "runtime/runtime.h"
+#include "exec/host.h"
 
 #include <math.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include "exec/hooks.h"
 #include "exec/lanes.h"
-#include "runtime/runtime.h"
+#include "exec/host.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 
 #include "base/device.h"
 #include "exec/exec.h"
+#include "exec/host.h"
 #include "mem/mem.h"
 #include "ptx/ptx.h"
 
@@ -58,14 +59,6 @@ void simt_mem_track(void *p, uint64_t size, int kind, const char *name,
 void simt_mem_untrack(void *p);
 /* Bytes of device and managed memory allocated on device d. */
 uint64_t simt_mem_used(int d);
-/* Whether a kernel running on device d may access allocation al: its
- * own memory, memory every device reaches, or a peer's memory with peer
- * access from d enabled. */
-bool simt_mem_reachable(const struct simt_alloc *al, int d);
-/* Describes an access of n bytes to allocation al that device d may not
- * make (no peer access), naming both devices. */
-void simt_mem_describe_peer(struct simt_buf *b, const struct simt_alloc *al,
-			    uint64_t n, const char *what, int d);
 /* Marks n bytes at p as written outside a kernel (a copy, a memset, a
  * library call such as cuBLAS), so that kernels may read them without an
  * uninitialized-read report.  Memory that is not device memory is
@@ -123,9 +116,6 @@ struct simt_symbol {
 void simt_lock(void);
 void simt_unlock(void);
 cudaError_t simt_set_error(cudaError_t e);
-/* graph_cond.c: a kernel's cudaGraphSetConditional; false for a value
- * that is no conditional handle. */
-bool simt_graph_set_conditional(uint64_t handle, uint32_t value);
 cudaError_t simt_sticky(void);
 void simt_set_sticky(cudaError_t e);
 void simt_init(void);
