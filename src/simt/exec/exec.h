@@ -11,8 +11,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#define SIMT_FULL 0xffffffffu
-
 /* Generic addresses of the per-thread (.local) and per-block (.shared)
  * windows.  Host pointers never reach these values on x86-64, so a generic
  * address is classified by its upper 32 bits. */

@@ -4,9 +4,6 @@
 
 #include "exec/exec.h"
 
-/* Gives a decoded OP_CVT or OP_IALU instruction the op of its typed
- * form, when there is one; others are left as they are. */
-void simt_typed_pick(struct simt_insn *in);
 /* Runs a typed form (an op of SIMT_TYPED_OPS) for the lanes in ex. */
 void simt_typed_exec(const struct simt_insn *in, uint64_t *const *bases,
 		     uint32_t ex);

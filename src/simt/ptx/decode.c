@@ -4,11 +4,6 @@
  * does not implement become OP_UNSUPPORTED and mark their function, so a
  * launch that could reach them fails with a message naming them. */
 #include "ptx/ptx_int.h"
-#include "exec/tensor.h"
-#include "exec/texture.h"
-#include "exec/typed.h"
-
-#include "exec/mbarrier.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,9 @@
 
 struct simt_run;
 
+/* Every lane of a warp, as a mask. */
+#define SIMT_FULL 0xffffffffu
+
 enum simt_type {
 	ST_NONE,
 	ST_B8, ST_B16, ST_B32, ST_B64, ST_B128,
@@ -199,6 +202,41 @@ enum {
 	SUB_FINITE, SUB_INFINITE, SUB_NUMBER, SUB_NOTANUMBER, SUB_NORMAL,
 	SUB_SUBNORMAL,
 };
+
+/* in->sub of OP_MBAR.  Operands: the object's address is the memory
+ * operand; o[0] the destination (state, predicate or count), o[1] the
+ * source (count, state or phase parity). */
+enum {
+	MB_INIT,         /* mbarrier.init [a], count */
+	MB_INVAL,        /* mbarrier.inval [a] */
+	MB_ARRIVE,       /* mbarrier.arrive state, [a] {, count} */
+	MB_ARRIVE_DROP,  /* mbarrier.arrive_drop state, [a] {, count} */
+	MB_TEST_WAIT,    /* mbarrier.test_wait / try_wait p, [a], state */
+	MB_TEST_PARITY,  /* the same with .parity: p, [a], parity */
+	MB_PENDING,      /* mbarrier.pending_count count, state */
+	/* the cp.async kinds come last: they have no other operand */
+	MB_CP_ARRIVE,    /* cp.async.mbarrier.arrive [a] */
+	MB_CP_NOINC,     /* cp.async.mbarrier.arrive.noinc [a] */
+};
+
+/* in->sub2 bits of OP_MBAR. */
+enum {
+	MBF_NOCOMPLETE = 1,   /* .noComplete: the arrive must not end the phase */
+	MBF_COUNT = 2,        /* an explicit count operand in o[1] */
+};
+
+/* in->sub of OP_TEX: the geometry of a tex, or TG_QUERY (txq, the query
+ * in sub2), TG_SULD or TG_SUST (surface access: geometry in sub2, bytes
+ * per value in type, values in vec, boundary mode in type2). */
+enum { TG_1D, TG_2D, TG_3D, TG_A1D, TG_A2D, TG_CUBE, TG_ACUBE, TG_QUERY,
+       TG_SULD, TG_SUST };
+
+/* in->type2 of surface accesses: the boundary mode. */
+enum { SB_TRAP, SB_CLAMP, SB_ZERO };
+
+/* txq: the sizes only; the sampler queries' encodings are not
+ * documented in terms of the runtime's enums. */
+enum { TQ_WIDTH, TQ_HEIGHT, TQ_DEPTH, TQ_ARRAY_SIZE };
 
 struct simt_insn {
 	uint16_t op;

@@ -198,6 +198,53 @@ void ptx_du_note(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		 const struct ptx_rop *ops, int nops, int guard, uint32_t first);
 void ptx_undef_analyze(struct ptx_parser *ps, int fi);
 
+/* decode_tensor.c: tensor-core instructions.  decode.c hands over the
+ * flattened operands. */
+#define SIMT_TENSOR_MAXOPS 64
+#define SIMT_TENSOR_MAXGROUPS 8
+
+/* The register and immediate operands of one instruction in PTX order,
+ * the elements of a {...} vector one by one.  len[g] is the number of
+ * elements of PTX operand g: 1 for a scalar, 0 for the memory operand
+ * (already resolved into the instruction). */
+struct simt_tensor_operands {
+	struct simt_opnd o[SIMT_TENSOR_MAXOPS];
+	uint8_t len[SIMT_TENSOR_MAXGROUPS];
+	int ngroups;
+	int n;
+};
+
+/* Completes `in` (emitted, memory operand and space filled in) from the
+ * instruction text `op` and its operands.  Returns NULL, or why simt
+ * cannot run the instruction (static text). */
+const char *simt_tensor_decode(struct ptx_parser *ps, struct simt_insn *in,
+			       const char *op, uint32_t oplen,
+			       const struct simt_tensor_operands *t);
+
+/* decode_tex.c: texture and surface instructions.  decode.c hands over
+ * the flattened operands. */
+/* The operands of a tex or txq instruction: destinations (a sink is
+ * OK_NONE), the 64-bit texture object, and the coordinates in PTX order
+ * (layer first for the array geometries). */
+struct simt_tex_operands {
+	struct simt_opnd dst[4];
+	int ndst;
+	struct simt_opnd handle;
+	struct simt_opnd coord[4];
+	int ncoord;
+};
+
+/* Completes the emitted instruction `in` from the instruction text and
+ * its operands.  Returns NULL, or why simt cannot run it (static text). */
+const char *simt_tex_decode(struct ptx_parser *ps, struct simt_insn *in,
+			    const char *op, uint32_t oplen,
+			    const struct simt_tex_operands *t);
+
+/* pick.c: gives a decoded OP_CVT or OP_IALU instruction the op of its
+ * typed form (SIMT_TYPED_OPS), when there is one; others are left as
+ * they are. */
+void simt_typed_pick(struct simt_insn *in);
+
 /* decode.c */
 void ptx_decode(struct ptx_parser *ps, const char *op, uint32_t oplen,
 		struct ptx_rop *ops, int nops, int guard, bool guard_neg,
