@@ -65,7 +65,9 @@ REGRESS_BINS := $(FUZZ_TARGETS:%=$(REGRESS_DIR)/fuzz_%)
 # simt's interpreter loops (lane loops over register rows, the hazard
 # checks of every access) vectorise at -O3; those files get it when CFLAGS
 # keep the default level.
-SIMT_HOT := exec/exec exec/exec_mem exec/exec_sync exec/exec_call exec/typed check/hazard exec/alu exec/sched runtime/launch libs/blas
+SIMT_HOT := exec/exec exec/exec_mem exec/exec_sync exec/exec_call exec/typed exec/alu \
+	check/access check/async check/block check/clock check/hazard check/report check/shadow \
+	check/stream check/sync exec/sched runtime/launch libs/blas
 SIMT_HOT_OPT := $(if $(filter -O2,$(CFLAGS)),-O3)
 $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 

@@ -1,8 +1,9 @@
 /* Hazard checking (on unless CUDALAB_SIMT_CHECKS=0): data races in shared
  * and global memory by happens-before, barrier misuse, and reads of memory
- * never written.  hazard.c implements it; the interpreter calls in at
- * every memory access and synchronisation, the scheduler at launch and
- * block boundaries.
+ * never written.  The files of check/ implement it (hz_int.h is what they
+ * share); the interpreter calls in at every memory access and
+ * synchronisation, the scheduler at launch and block boundaries, through
+ * exec/hooks.h.
  *
  * Happens-before is tracked with vector clocks.  Every thread of a launch
  * has a clock that it advances at each release (a barrier, __syncwarp, a
@@ -17,7 +18,7 @@
  * another thread, made while the first was not ordered before it, so that
  * a write by either reader is still checked against the other.  In global memory a
  * 128-byte line that one warp instruction read or wrote whole remembers
- * it once for its 32 words (see "the line layer" in hazard.c). */
+ * it once for its 32 words (see "the line layer" in access.c). */
 #ifndef SIMT_HAZARD_H
 #define SIMT_HAZARD_H
 
@@ -35,7 +36,7 @@ struct hz_rec {
 };
 
 /* The last write, a read, and a read concurrent with that one (r2, see
- * note_second in hazard.c). */
+ * note_second in access.c). */
 struct hz_word {
 	struct hz_rec w, r, r2;
 };
@@ -81,7 +82,7 @@ void simt_hs_track(uint64_t base, uint64_t size);
 void simt_hs_forget(uint64_t base);
 void simt_hs_op_done(uint32_t lo, uint32_t hi, bool host_waits);
 void simt_hs_settle(void);
-/* hazard.c, for hostsync.c: whether operations with clocks in (lo, hi]
+/* stream.c, for hostsync.c: whether operations with clocks in (lo, hi]
  * read (1) or wrote (2) the allocation at base; the write or read record
  * of the granule at offset off; a race between the host and operation
  * op (r: its record, r_write: a write). */

@@ -89,7 +89,7 @@ void simt_order_host_event(const struct simt_order_vc *ev);
 void simt_order_host_device(int device);
 /* Whether the host has seen operation seq of lane done. */
 bool simt_order_host_knows(uint32_t lane, uint32_t seq);
-/* Clocks start again (hazard.c): everything before counts as done. */
+/* Clocks start again (block.c): everything before counts as done. */
 void simt_order_reset(void);
 
 #endif

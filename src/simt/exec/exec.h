@@ -155,7 +155,7 @@ struct block_ctx {
 	 * the rounds since in which warps only polled (mbarrier.c) */
 	uint64_t mbar_changes, mbar_seen;
 	uint32_t mbar_idle;
-	/* Hazard checking state (hazard.c), NULL when checks are off. */
+	/* Hazard checking state (check/), NULL when checks are off. */
 	struct hz_block *hz;
 	/* Reads of registers before they are written are checked (uninit_reg.c):
 	 * checks are on and the module has such reads. */

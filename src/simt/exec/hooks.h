@@ -44,7 +44,7 @@ void simt_hz_warp_access(struct block_ctx *bc, const struct warp *w,
 			 const uint8_t (*val)[32], uint32_t coll, int step);
 /* A logged warp read of shared memory in a quiet interval: lane l of
  * `lanes` read n bytes at off + l * step when `lined` (a whole warp),
- * else at hazard.c's pool of offsets, row `off`.  Small, so that a long
+ * else at the checker's pool of offsets, row `off`.  Small, so that a long
  * stretch of reads stays in the cache. */
 struct hz_slog {
 	uint32_t pc, lanes;
@@ -59,7 +59,7 @@ struct hz_slog {
 
 /* The start of a block's hazard state (bc->hz points at it): whether the
  * block is in a quiet interval (no thread's knowledge changes but by a
- * full barrier, see hazard.c), whether all of shared memory had been
+ * full barrier, see check/access.c), whether all of shared memory had been
  * written when it began, and the reads logged in it.  The interpreter
  * loop logs the usual shared read inline (simt_hz_log_line). */
 struct hz_quiet {
@@ -102,7 +102,7 @@ static inline bool simt_hz_log_line(struct block_ctx *bc,
 
 /* A plain read by a whole warp whose lanes lie in a line (lane l at
  * p0 + l * step), logged cheaply when the block is in a quiet interval
- * (see hazard.c); false when it must go to simt_hz_warp_access. */
+ * (see check/access.c); false when it must go to simt_hz_warp_access. */
 bool simt_hz_quiet_line(struct block_ctx *bc, const struct warp *w,
 			const struct simt_insn *in, uint8_t *p0, uint32_t n,
 			uint32_t step);

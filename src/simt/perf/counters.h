@@ -17,13 +17,13 @@ struct simt_counts {
 	uint64_t atomics, barriers;
 	uint64_t flops_f32, flops_f64, flops_f16;
 	uint64_t local_ld, local_st;
-	uint64_t hazards; /* occurrences of hazards (hazard.c) */
+	uint64_t hazards; /* occurrences of hazards (check/) */
 	uint64_t blocks;  /* blocks launched */
 };
 
 extern bool simt_counters_on;
 /* Hazard occurrences met outside kernels (copies, memsets, library calls
- * and the host's own accesses, see hazard.c): in the total only. */
+ * and the host's own accesses, see check/): in the total only. */
 void simt_counters_add_hazards(uint64_t n);
 /* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
