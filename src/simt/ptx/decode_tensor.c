@@ -3,7 +3,7 @@
  * flattened; the instruction is completed here, its operand list stored
  * in a constant row, and the shape chosen from the fragments of
  * ptx/tensor.h, by which exec/tensor.c runs it. */
-#include "ptx/ptx_int.h"
+#include "ptx/decode.h"
 #include "ptx/tensor.h"
 
 #include <string.h>
@@ -401,3 +401,41 @@ const char *simt_tensor_decode(struct ptx_parser *ps, struct simt_insn *in,
 	return "tensor-core instruction not emulated";
 }
 
+/* ---- from the decoder ---- */
+
+/* wmma, mma, ldmatrix, movmatrix and cvt to tf32: the operands are
+ * flattened here, and tensor.c works out what they mean. */
+void dec_tensor(struct dctx *d)
+{
+	struct simt_tensor_operands t;
+	struct simt_insn *in = dec_emit(d);
+	const char *why = "operands not understood";
+	int i, j;
+
+	memset(&t, 0, sizeof t);
+	in->space = (uint8_t)d->m.space;
+	if (d->nops > SIMT_TENSOR_MAXGROUPS)
+		goto bad;
+	for (i = 0; i < d->nops; i++) {
+		const struct ptx_rop *r = &d->ops[i];
+		int ne = r->kind == RO_VEC ? r->nelem : r->kind == RO_ADDR ? 0 : 1;
+
+		if (t.n + ne > SIMT_TENSOR_MAXOPS || (!ne && !dec_mem_addr(d, in, r)))
+			goto bad;
+		for (j = 0; j < ne; j++) {
+			const struct ptx_rop *e = r->kind == RO_VEC ? &r->elem[j] : r;
+
+			if (e->kind == RO_SINK ? !dec_dst(e, &t.o[t.n])
+					       : !dec_src(d, e, ST_B32, &t.o[t.n]))
+				goto bad;
+			t.n++;
+		}
+		t.len[t.ngroups++] = (uint8_t)ne;
+	}
+	why = simt_tensor_decode(d->ps, in, d->op, d->oplen, &t);
+	if (!why)
+		return;
+bad:
+	d->ps->mod->ncode--;
+	dec_unsupported(d, why);
+}

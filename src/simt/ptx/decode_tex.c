@@ -1,7 +1,7 @@
 /* Decoding tex, txq, suld and sust: decode.c hands over the operands
  * flattened; the instruction is completed here with its geometry, query
  * or surface access, and run by exec/texture.c. */
-#include "ptx/ptx_int.h"
+#include "ptx/decode.h"
 
 #include <string.h>
 
@@ -171,3 +171,53 @@ const char *simt_tex_decode(struct ptx_parser *ps, struct simt_insn *in,
 	return NULL;
 }
 
+/* ---- from the decoder ---- */
+
+/* tex, txq, suld and sust: the values (destinations, or the sources of a
+ * sust), the texture or surface object and the coordinates are flattened
+ * here, and texture.c works out what they mean. */
+void dec_tex(struct dctx *d)
+{
+	struct simt_tex_operands t;
+	struct simt_insn *in = dec_emit(d);
+	const struct ptx_rop *dv, *a, *c;
+	const char *why = "operands not understood";
+	bool store = dec_base_is(d, "sust");
+	int j;
+
+	memset(&t, 0, sizeof t);
+	if (d->nops > 2) {
+		why = "texture fetches with a level, gradients, an offset or a "
+		      "depth comparison are not emulated";
+		goto bad;
+	}
+	if (d->nops != 2 || d->ops[store ? 0 : 1].kind != RO_ADDR)
+		goto bad;
+	dv = &d->ops[store ? 1 : 0];
+	a = &d->ops[store ? 0 : 1];
+	t.ndst = dv->kind == RO_VEC ? dv->nelem : 1;
+	if (t.ndst > 4)
+		goto bad;
+	for (j = 0; j < t.ndst; j++) {
+		const struct ptx_rop *e = dv->kind == RO_VEC ? &dv->elem[j] : dv;
+
+		if (store ? !dec_src(d, e, ST_B64, &t.dst[j]) : !dec_dst(e, &t.dst[j]))
+			goto bad;
+	}
+	if (a->elem[0].kind != RO_REG || !dec_src(d, &a->elem[0], ST_U64, &t.handle))
+		goto bad;
+	c = a->nelem > 1 ? &a->elem[1] : NULL;
+	t.ncoord = !c ? 0 : c->kind == RO_VEC ? c->nelem : 1;
+	if (t.ncoord > 4)
+		goto bad;
+	for (j = 0; j < t.ncoord; j++)
+		if (!dec_src(d, c->kind == RO_VEC ? &c->elem[j] : c, ST_B32,
+			     &t.coord[j]))
+			goto bad;
+	why = simt_tex_decode(d->ps, in, d->op, d->oplen, &t);
+	if (!why)
+		return;
+bad:
+	d->ps->mod->ncode--;
+	dec_unsupported(d, why);
+}
