@@ -421,7 +421,7 @@ struct simt_uck {
 	uint8_t merge;
 };
 
-/* ptx.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
+/* ptx_func.c: parses PTX text into a module; returns 0, or -1 with mod->error. */
 int simt_ptx_load(struct simt_module *mod, const char *text, size_t len);
 /* Frees what the module holds, its variables' storage included (the
  * loader, which put that storage in the table of allocations, takes it

@@ -1,5 +1,5 @@
-/* Parser state shared by the PTX reader (ptx.c) and the instruction
- * decoder (decode.c). */
+/* Parser state shared by the PTX reader (ptx.c, ptx_decl.c, ptx_loc.c,
+ * ptx_func.c) and the instruction decoder (decode.c and its families). */
 #ifndef SIMT_PTX_INT_H
 #define SIMT_PTX_INT_H
 
@@ -184,6 +184,68 @@ struct ptx_parser {
 	uint32_t guard_len;
 	int depth;         /* nesting of operands and initializers */
 };
+
+/* ---- shared by the reader's files (ptx.c, ptx_decl.c, ptx_loc.c,
+ * ptx_func.c) ---- */
+
+/* The current token. */
+#define TOK (&ps->lx.cur)
+
+/* Grows arr (n entries used, cap allocated) to take one more. */
+#define GROW(arr, n, cap) \
+	do { \
+		if ((n) >= (cap)) { \
+			(cap) = (cap) ? (cap) * 2 : 16; \
+			(arr) = simt_xrealloc((arr), (size_t)(cap) * sizeof *(arr)); \
+		} \
+	} while (0)
+
+/* A variable or parameter declaration as read (ptx_parse_vdecl). */
+struct vdecl {
+	int space;
+	uint32_t align;
+	int type;
+	int vec;
+	const char *name;
+	uint32_t len;
+	uint64_t count;    /* elements; 0 for [] */
+	bool unsized;
+	bool is_extern;
+	bool managed;
+	uint32_t line;
+};
+
+/* ptx.c: tokens (ptx_next moves on; ptx_is_punct, _is_word test the
+ * current token; the expect_ functions read one or fail; the skip_
+ * functions pass a statement or a block), names, registers, the nesting
+ * of operands, and one instruction. */
+void ptx_next(struct ptx_parser *ps);
+bool ptx_is_punct(struct ptx_parser *ps, char c);
+bool ptx_is_word(struct ptx_parser *ps, const char *w);
+void ptx_expect_punct(struct ptx_parser *ps, char c);
+uint64_t ptx_expect_int(struct ptx_parser *ps);
+void ptx_skip_to_semicolon(struct ptx_parser *ps);
+void ptx_skip_block(struct ptx_parser *ps);
+int ptx_expect_type(struct ptx_parser *ps);
+bool ptx_name_eq(const char *a, uint32_t alen, const char *b, uint32_t blen);
+bool ptx_find_reg(struct ptx_parser *ps, const char *s, uint32_t len,
+		  uint32_t *row, int *type);
+void ptx_nest_in(struct ptx_parser *ps);
+void ptx_parse_instruction(struct ptx_parser *ps, int guard, bool gneg);
+
+/* ptx_decl.c: register, variable, local and parameter declarations. */
+void ptx_parse_reg_decl(struct ptx_parser *ps);
+void ptx_parse_vdecl(struct ptx_parser *ps, struct vdecl *d);
+uint64_t ptx_vdecl_size(const struct vdecl *d);
+void ptx_parse_module_var(struct ptx_parser *ps, int space, bool is_extern);
+void ptx_parse_local_decl(struct ptx_parser *ps);
+void ptx_add_pdecl(struct ptx_parser *ps, const char *name, uint32_t len,
+		   bool kernel, uint32_t offset, uint32_t size);
+void ptx_parse_param_decl(struct ptx_parser *ps);
+
+/* ptx_loc.c: .file and .loc. */
+void ptx_parse_file(struct ptx_parser *ps);
+void ptx_parse_loc(struct ptx_parser *ps);
 
 _Noreturn void ptx_fail(struct ptx_parser *ps, uint32_t line, const char *fmt,
 			...) __attribute__((format(printf, 3, 4)));
