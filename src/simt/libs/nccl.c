@@ -14,7 +14,10 @@
  * A match whose ranks disagree (operation, count, type, reduction,
  * root) is reported with every rank's call and fails; a wait longer than
  * CUDALAB_SIMT_NCCL_TIMEOUT seconds is reported with the ranks that
- * waited and those that never came, and fails. */
+ * waited and those that never came, and fails.
+ *
+ * This file holds the rendezvous, the collectives, send and receive, and
+ * groups; communicators are made and destroyed in nccl_comm.c. */
 #include "libs/nccl_int.h"
 #include "check/hazard.h"
 
@@ -27,74 +30,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#define COMM_MAGIC 0x4e43434cu   /* "NCCL" */
-#define REG_MAGIC 0x52454721u
-
-/* The ranks of one communicator, shared by its ncclComm objects. */
-struct clique {
-	int nranks, joined, refs;
-	int serial;                  /* for messages: communicator N */
-	double born;                 /* when its first rank joined */
-	bool has_id, init_failed;
-	unsigned char id[SIMT_NCCL_UNIQUE_ID_BYTES];
-	int *devs;
-	struct slot *slots;          /* collectives waiting for ranks */
-	struct nccl_post *p2p;       /* sends and receives waiting */
-	struct clique *next;         /* the list of cliques still forming */
-};
-
-/* The k-th collective of a clique, while ranks arrive. */
-struct slot {
-	uint64_t seq;
-	int arrived;
-	bool failed;
-	int result;
-	struct nccl_post **ops;
-	struct slot *next;
-};
-
-struct user_op {
-	bool live;
-	int type;
-	struct nccl_redop red;
-};
-
-struct ncclComm {
-	uint32_t magic;
-	struct clique *cl;
-	int rank, dev;
-	uint64_t coll_seq;
-	uint64_t *send_seq, *recv_seq;   /* per peer */
-	int async_err;
-	struct user_op *ops;
-	int nops;
-};
-
-struct reg {
-	uint32_t magic;
-	struct ncclComm *comm;
-	void *buff;
-};
-
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv;
-static pthread_once_t cv_once = PTHREAD_ONCE_INIT;
-static struct clique *forming;
+pthread_mutex_t nccl_mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t nccl_cv;
+pthread_once_t nccl_cv_once = PTHREAD_ONCE_INIT;
 static int next_serial;
-static uint64_t next_id;
 
-static _Thread_local int group_depth;
+_Thread_local int nccl_group_depth;
 static _Thread_local struct nccl_post *group_head, *group_tail;
 static _Thread_local int group_error;
-static _Thread_local char last_error[1024];
+_Thread_local char nccl_last_error[1024];
 
-static void cv_init(void)
+void nccl_cv_init(void)
 {
 	pthread_condattr_t a;
 
 	pthread_condattr_init(&a);
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
-	pthread_cond_init(&cv, &a);
+	pthread_cond_init(&nccl_cv, &a);
 	pthread_condattr_destroy(&a);
 }
 
@@ -134,15 +86,14 @@ const char *simt_nccl_op_name(int op)
 }
 
 /* Prints "simt: " and the message, and keeps it for ncclGetLastError. */
-static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void report(const char *fmt, ...)
+void nccl_report(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof last_error, fmt, ap);
+	vsnprintf(nccl_last_error, sizeof nccl_last_error, fmt, ap);
 	va_end(ap);
-	simt_warn("%s", last_error);
+	simt_warn("%s", nccl_last_error);
 }
 
 /* The program's own functions, from its ELF symbol table (read once):
@@ -300,21 +251,21 @@ static const char *ordinal(uint64_t k, char *buf, size_t n)
 /* ---- checks of arguments ---- */
 
 /* CUDALAB_SIMT_NCCL_TIMEOUT: seconds a rank waits for the others. */
-static double timeout_seconds(void)
+double nccl_timeout_seconds(void)
 {
 	long s = simt_env_long("CUDALAB_SIMT_NCCL_TIMEOUT", 10);
 
 	return s < 1 ? 1 : (double)s;
 }
 
-static bool comm_ok(const struct ncclComm *c)
+bool nccl_comm_ok(const struct ncclComm *c)
 {
 	return c && c->magic == COMM_MAGIC;
 }
 
-static int bad_comm(const char *fn)
+int nccl_bad_comm(const char *fn)
 {
-	report("%s: comm is not a communicator (NULL, or already destroyed)", fn);
+	nccl_report("%s: comm is not a communicator (NULL, or already destroyed)", fn);
 	return SIMT_NCCL_INVALID_ARGUMENT;
 }
 
@@ -334,8 +285,8 @@ static int check_buf_locked(const char *fn, const char *arg,
 	if (!bytes)
 		return 0;
 	if (!buf || !simt_mem_find(a, 1)) {
-		report("%s: %s %p of rank %d is not memory allocated through CUDA "
-		       "(NULL, plain host memory, or freed)", fn, arg, buf, c->rank);
+		nccl_report("%s: %s %p of rank %d is not memory allocated through CUDA "
+			    "(NULL, plain host memory, or freed)", fn, arg, buf, c->rank);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	al = simt_mem_find(a, bytes);
@@ -346,7 +297,7 @@ static int check_buf_locked(const char *fn, const char *arg,
 		if (al->device >= 0)
 			snprintf(where, sizeof where, " on device %d", al->device);
 		simt_mem_describe(&b, a, bytes, write ? "write" : "read");
-		report("%s: %s of rank %d is too small for %zu bytes: %s (the "
+		nccl_report("%s: %s of rank %d is too small for %zu bytes: %s (the "
 		       "allocation at 0x%llx%s)", fn, arg, c->rank, bytes,
 		       b.s ? b.s : "", (unsigned long long)al->base, where);
 		simt_buf_free(&b);
@@ -354,15 +305,15 @@ static int check_buf_locked(const char *fn, const char *arg,
 	}
 	d = simt_mem_device(buf);
 	if (d >= 0 && d != c->dev) {
-		report("%s: %s %p of rank %d lies on device %d, but the rank's "
-		       "communicator uses device %d", fn, arg, buf, c->rank, d, c->dev);
+		nccl_report("%s: %s %p of rank %d lies on device %d, but the rank's "
+			    "communicator uses device %d", fn, arg, buf, c->rank, d, c->dev);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	return 0;
 }
 
-static int check_buf(const char *fn, const char *arg, const struct ncclComm *c,
-		     const void *buf, size_t bytes, bool write)
+int nccl_check_buf(const char *fn, const char *arg, const struct ncclComm *c,
+		   const void *buf, size_t bytes, bool write)
 {
 	int rc;
 
@@ -378,20 +329,20 @@ static int check_stream_locked(const char *fn, const struct ncclComm *c,
 	enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
 
 	if (!simt_stream_valid(s)) {
-		report("%s: stream %p of rank %d is not a stream", fn, (void *)s, c->rank);
+		nccl_report("%s: stream %p of rank %d is not a stream", fn, (void *)s, c->rank);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	if ((uintptr_t)s > 2 && simt_stream_device(s) != c->dev) {
-		report("%s: stream %p of rank %d belongs to device %d, but the "
-		       "rank's communicator uses device %d", fn, (void *)s, c->rank,
-		       simt_stream_device(s), c->dev);
+		nccl_report("%s: stream %p of rank %d belongs to device %d, but the "
+			    "rank's communicator uses device %d", fn, (void *)s, c->rank,
+			    simt_stream_device(s), c->dev);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	if (cudaStreamIsCapturing(s, &st) == cudaSuccess &&
 	    st != cudaStreamCaptureStatusNone) {
-		report("%s: stream %p of rank %d is being captured into a CUDA "
-		       "graph; simt runs NCCL operations when they are called and "
-		       "cannot record them into a graph", fn, (void *)s, c->rank);
+		nccl_report("%s: stream %p of rank %d is being captured into a CUDA "
+			    "graph; simt runs NCCL operations when they are called and "
+			    "cannot record them into a graph", fn, (void *)s, c->rank);
 		return SIMT_NCCL_INVALID_USAGE;
 	}
 	return 0;
@@ -459,14 +410,14 @@ static int resolve_op(const char *fn, const struct ncclComm *c, int op, int type
 	u = op >= SIMT_NCCL_NUM_OPS && op - SIMT_NCCL_NUM_OPS < c->nops
 	    ? &c->ops[op - SIMT_NCCL_NUM_OPS] : NULL;
 	if (!u || !u->live) {
-		report("%s: op %d of rank %d is neither a built-in reduction nor one "
-		       "ncclRedOpCreatePreMulSum made on this communicator", fn, op,
-		       c->rank);
+		nccl_report("%s: op %d of rank %d is neither a built-in reduction nor one "
+			    "ncclRedOpCreatePreMulSum made on this communicator", fn, op,
+			    c->rank);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	if (u->type != type) {
-		report("%s: op %d of rank %d was created for %s, used with %s", fn, op,
-		       c->rank, simt_nccl_type_name(u->type), simt_nccl_type_name(type));
+		nccl_report("%s: op %d of rank %d was created for %s, used with %s", fn, op,
+			    c->rank, simt_nccl_type_name(u->type), simt_nccl_type_name(type));
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	*red = u->red;
@@ -492,7 +443,7 @@ static struct slot *find_slot(struct clique *cl, uint64_t seq, bool make)
 	return s;
 }
 
-static void drop_slot(struct clique *cl, struct slot *s)
+void nccl_drop_slot(struct clique *cl, struct slot *s)
 {
 	struct slot **pp;
 
@@ -536,7 +487,7 @@ static bool same_post(const struct nccl_post *a, const struct nccl_post *b)
 	return true;
 }
 
-static struct clique *clique_new(int nranks)
+struct clique *nccl_clique_new(int nranks)
 {
 	struct clique *cl = simt_xcalloc(1, sizeof *cl);
 
@@ -547,7 +498,7 @@ static struct clique *clique_new(int nranks)
 	return cl;
 }
 
-static struct ncclComm *comm_new(struct clique *cl, int rank, int dev)
+struct ncclComm *nccl_comm_new(struct clique *cl, int rank, int dev)
 {
 	struct ncclComm *c = simt_xcalloc(1, sizeof *c);
 
@@ -590,10 +541,10 @@ static void run_split(struct nccl_post **ops, int n)
 				order[j] = order[j - 1];
 			order[j] = i;
 		}
-		cl = clique_new(m);
+		cl = nccl_clique_new(m);
 		cl->joined = m;
 		for (i = 0; i < m; i++)
-			*ops[order[i]]->newcomm = comm_new(cl, i, ops[order[i]]->comm->dev);
+			*ops[order[i]]->newcomm = nccl_comm_new(cl, i, ops[order[i]]->comm->dev);
 	}
 	free(order);
 	free(taken);
@@ -629,12 +580,12 @@ static void complete_slot(struct clique *cl, struct slot *s)
 
 		for (r = 0; r < n; r++)
 			describe_post(&b, ops[r]);
-		report("NCCL mismatch: the ranks of communicator %d (%d ranks) "
-		       "posted different operations as their %s collective:\n%s"
-		       "simt: every rank must post the same collective with the same "
-		       "count, type, reduction and root; the %d calls fail with "
-		       "ncclInvalidUsage", cl->serial, n, ordinal(s->seq + 1, ord, sizeof ord),
-		       b.s, n);
+		nccl_report("NCCL mismatch: the ranks of communicator %d (%d ranks) "
+			    "posted different operations as their %s collective:\n%s"
+			    "simt: every rank must post the same collective with the same "
+			    "count, type, reduction and root; the %d calls fail with "
+			    "ncclInvalidUsage", cl->serial, n, ordinal(s->seq + 1, ord, sizeof ord),
+			    b.s, n);
 		simt_buf_free(&b);
 		result = SIMT_NCCL_INVALID_USAGE;
 	} else if (ops[0]->kind == NK_SPLIT) {
@@ -649,8 +600,8 @@ static void complete_slot(struct clique *cl, struct slot *s)
 	}
 	for (r = 0; r < n; r++)
 		finish(ops[r], result);
-	drop_slot(cl, s);
-	pthread_cond_broadcast(&cv);
+	nccl_drop_slot(cl, s);
+	pthread_cond_broadcast(&nccl_cv);
 }
 
 static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
@@ -664,11 +615,11 @@ static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
 
 		describe_post(&b, send);
 		describe_post(&b, recv);
-		report("NCCL mismatch: the %s send from rank %d to rank %d of "
-		       "communicator %d and its receive differ in size:\n%s"
-		       "simt: both calls fail with ncclInvalidUsage",
-		       ordinal(send->seq + 1, ord, sizeof ord), send->rank,
-		       recv->rank, send->comm->cl->serial, b.s);
+		nccl_report("NCCL mismatch: the %s send from rank %d to rank %d of "
+			    "communicator %d and its receive differ in size:\n%s"
+			    "simt: both calls fail with ncclInvalidUsage",
+			    ordinal(send->seq + 1, ord, sizeof ord), send->rank,
+			    recv->rank, send->comm->cl->serial, b.s);
 		simt_buf_free(&b);
 		result = SIMT_NCCL_INVALID_USAGE;
 	} else {
@@ -681,7 +632,7 @@ static void match_p2p(struct nccl_post *send, struct nccl_post *recv)
 	}
 	finish(send, result);
 	finish(recv, result);
-	pthread_cond_broadcast(&cv);
+	pthread_cond_broadcast(&nccl_cv);
 }
 
 static void post_locked(struct nccl_post *p)
@@ -740,7 +691,7 @@ static bool post_done(const struct nccl_post *p)
 
 /* A communicator that did not form in time: reported once, and every
  * rank that joined it fails. */
-static void init_timed_out(struct clique *cl)
+void nccl_init_timed_out(struct clique *cl)
 {
 	struct simt_buf b = {0}, miss = {0};
 	int r;
@@ -750,11 +701,11 @@ static void init_timed_out(struct clique *cl)
 	for (r = 0; r < cl->nranks; r++)
 		simt_buf_printf(cl->devs[r] >= 0 ? &b : &miss, "%s%d",
 				(cl->devs[r] >= 0 ? b.len : miss.len) ? ", " : "", r);
-	report("NCCL timeout: communicator %d of %d ranks did not form in "
-	       "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT): ranks %s joined, ranks %s "
-	       "never called ncclCommInitRank; the waiting calls fail with "
-	       "ncclRemoteError", cl->serial, cl->nranks, timeout_seconds(),
-	       b.s ? b.s : "none", miss.s ? miss.s : "none");
+	nccl_report("NCCL timeout: communicator %d of %d ranks did not form in "
+		    "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT): ranks %s joined, ranks %s "
+		    "never called ncclCommInitRank; the waiting calls fail with "
+		    "ncclRemoteError", cl->serial, cl->nranks, nccl_timeout_seconds(),
+		    b.s ? b.s : "none", miss.s ? miss.s : "none");
 	simt_buf_free(&b);
 	simt_buf_free(&miss);
 	cl->init_failed = true;
@@ -765,7 +716,7 @@ static void timed_out(struct nccl_post *p)
 {
 	struct clique *cl = p->comm->cl;
 	struct simt_buf b = {0}, miss = {0};
-	double secs = timeout_seconds();
+	double secs = nccl_timeout_seconds();
 	char ord[32];
 	struct nccl_post **pp;
 	struct slot *s;
@@ -773,7 +724,7 @@ static void timed_out(struct nccl_post *p)
 
 	switch (p->kind) {
 	case NK_INIT:
-		init_timed_out(cl);
+		nccl_init_timed_out(cl);
 		break;
 	case NK_SEND:
 	case NK_RECV:
@@ -783,13 +734,13 @@ static void timed_out(struct nccl_post *p)
 				break;
 			}
 		describe_post(&b, p);
-		report("NCCL timeout: rank %d's %s %s rank %d on communicator %d "
-		       "waited %.0f s (CUDALAB_SIMT_NCCL_TIMEOUT) for rank %d to post "
-		       "the matching %s:\n%ssimt: the call fails with ncclRemoteError",
-		       p->rank, ordinal(p->seq + 1, ord, sizeof ord),
-		       p->kind == NK_SEND ? "send to" : "receive from", p->root,
-		       cl->serial, secs, p->root,
-		       p->kind == NK_SEND ? "ncclRecv" : "ncclSend", b.s);
+		nccl_report("NCCL timeout: rank %d's %s %s rank %d on communicator %d "
+			    "waited %.0f s (CUDALAB_SIMT_NCCL_TIMEOUT) for rank %d to post "
+			    "the matching %s:\n%ssimt: the call fails with ncclRemoteError",
+			    p->rank, ordinal(p->seq + 1, ord, sizeof ord),
+			    p->kind == NK_SEND ? "send to" : "receive from", p->root,
+			    cl->serial, secs, p->root,
+			    p->kind == NK_SEND ? "ncclRecv" : "ncclSend", b.s);
 		finish(p, SIMT_NCCL_REMOTE_ERROR);
 		break;
 	default:
@@ -801,11 +752,11 @@ static void timed_out(struct nccl_post *p)
 				describe_post(&b, s->ops[r]);
 			else
 				simt_buf_printf(&miss, "%s%d", miss.len ? ", " : "", r);
-		report("NCCL timeout: on communicator %d (%d ranks), %d ranks waited "
-		       "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT) for their %s collective, "
-		       "which ranks %s never posted:\n%ssimt: the waiting calls fail "
-		       "with ncclRemoteError", cl->serial, cl->nranks, s->arrived, secs,
-		       ordinal(p->seq + 1, ord, sizeof ord), miss.s, b.s);
+		nccl_report("NCCL timeout: on communicator %d (%d ranks), %d ranks waited "
+			    "%.0f s (CUDALAB_SIMT_NCCL_TIMEOUT) for their %s collective, "
+			    "which ranks %s never posted:\n%ssimt: the waiting calls fail "
+			    "with ncclRemoteError", cl->serial, cl->nranks, s->arrived, secs,
+			    ordinal(p->seq + 1, ord, sizeof ord), miss.s, b.s);
 		s->failed = true;
 		s->result = SIMT_NCCL_REMOTE_ERROR;
 		for (r = 0; r < cl->nranks; r++)
@@ -817,7 +768,7 @@ static void timed_out(struct nccl_post *p)
 	}
 	simt_buf_free(&b);
 	simt_buf_free(&miss);
-	pthread_cond_broadcast(&cv);
+	pthread_cond_broadcast(&nccl_cv);
 }
 
 /* Posts the list (linked by next) and waits for all of it; returns the
@@ -827,17 +778,17 @@ static int run_posts(struct nccl_post *list)
 	struct timespec dl;
 	struct nccl_post *p, *next;
 	int result = SIMT_NCCL_SUCCESS;
-	double secs = timeout_seconds();
+	double secs = nccl_timeout_seconds();
 
-	pthread_once(&cv_once, cv_init);
-	pthread_mutex_lock(&mu);
+	pthread_once(&nccl_cv_once, nccl_cv_init);
+	pthread_mutex_lock(&nccl_mu);
 	for (p = list; p; p = p->next)
 		post_locked(p);
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_sec += (time_t)secs;
 	for (p = list; p; p = p->next) {
 		while (!post_done(p)) {
-			if (pthread_cond_timedwait(&cv, &mu, &dl) == ETIMEDOUT &&
+			if (pthread_cond_timedwait(&nccl_cv, &nccl_mu, &dl) == ETIMEDOUT &&
 			    !post_done(p))
 				timed_out(p);
 		}
@@ -848,7 +799,7 @@ static int run_posts(struct nccl_post *list)
 		if (p->result != SIMT_NCCL_SUCCESS && result == SIMT_NCCL_SUCCESS)
 			result = p->result;
 	}
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&nccl_mu);
 	for (p = list; p; p = next) {
 		next = p->next;
 		free(p);
@@ -857,9 +808,9 @@ static int run_posts(struct nccl_post *list)
 }
 
 /* Runs a post now, or queues it in the thread's group. */
-static int submit(struct nccl_post *p)
+int nccl_submit(struct nccl_post *p)
 {
-	if (group_depth > 0) {
+	if (nccl_group_depth > 0) {
 		if (group_tail)
 			group_tail->next = p;
 		else
@@ -870,7 +821,7 @@ static int submit(struct nccl_post *p)
 	return run_posts(p);
 }
 
-static struct nccl_post *post_new(int kind, struct ncclComm *c, void *site)
+struct nccl_post *nccl_post_new(int kind, struct ncclComm *c, void *site)
 {
 	struct nccl_post *p = simt_xcalloc(1, sizeof *p);
 
@@ -894,9 +845,9 @@ struct coll_args {
 	void *site;
 };
 
-static int fail_arg(int rc)
+int nccl_fail_arg(int rc)
 {
-	if (group_depth > 0 && group_error == SIMT_NCCL_SUCCESS)
+	if (nccl_group_depth > 0 && group_error == SIMT_NCCL_SUCCESS)
 		group_error = rc;
 	return rc;
 }
@@ -911,13 +862,13 @@ static int collective(const struct coll_args *a)
 	struct nccl_post *p;
 
 	simt_init();
-	if (!comm_ok(c))
-		return fail_arg(bad_comm(fn));
+	if (!nccl_comm_ok(c))
+		return nccl_fail_arg(nccl_bad_comm(fn));
 	n = c->cl->nranks;
 	if (!simt_nccl_type_name(a->type)) {
-		report("%s: datatype %d of rank %d is not an ncclDataType_t", fn,
-		       a->type, c->rank);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
+		nccl_report("%s: datatype %d of rank %d is not an ncclDataType_t", fn,
+			    a->type, c->rank);
+		return nccl_fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
 	es = simt_nccl_type_size(a->type);
 	memset(&red, 0, sizeof red);
@@ -925,21 +876,21 @@ static int collective(const struct coll_args *a)
 	    a->kind == NK_REDUCE_SCATTER) {
 		rc = resolve_op(fn, c, a->op, a->type, &red);
 		if (rc)
-			return fail_arg(rc);
+			return nccl_fail_arg(rc);
 	}
 	if ((a->kind == NK_BROADCAST || a->kind == NK_REDUCE ||
 	     a->kind == NK_GATHER || a->kind == NK_SCATTER ||
 	     a->kind == NK_SEND || a->kind == NK_RECV) &&
 	    (a->root < 0 || a->root >= n)) {
-		report("%s: %s %d of rank %d is not a rank of the communicator "
-		       "(0..%d)", fn, a->kind >= NK_SEND ? "peer" : "root", a->root,
-		       c->rank, n - 1);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
+		nccl_report("%s: %s %d of rank %d is not a rank of the communicator "
+			    "(0..%d)", fn, a->kind >= NK_SEND ? "peer" : "root", a->root,
+			    c->rank, n - 1);
+		return nccl_fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
 	if (a->count > SIZE_MAX / 8 / (size_t)n / (size_t)n) {
-		report("%s: count %zu of rank %d is too large for any buffer", fn,
-		       a->count, c->rank);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
+		nccl_report("%s: count %zu of rank %d is too large for any buffer", fn,
+			    a->count, c->rank);
+		return nccl_fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
 	}
 	/* elements read from sendbuff and written to recvbuff by this rank */
 	sendn = recvn = a->count;
@@ -958,13 +909,13 @@ static int collective(const struct coll_args *a)
 	case NK_SEND: recvn = 0; break;
 	case NK_RECV: sendn = 0; break;
 	}
-	if ((rc = check_buf(fn, a->kind == NK_SEND ? "buff" : "sendbuff", c,
-			    a->send, sendn * es, false)) ||
-	    (rc = check_buf(fn, a->kind == NK_RECV ? "buff" : "recvbuff", c,
-			    a->recv, recvn * es, true)) ||
+	if ((rc = nccl_check_buf(fn, a->kind == NK_SEND ? "buff" : "sendbuff", c,
+				 a->send, sendn * es, false)) ||
+	    (rc = nccl_check_buf(fn, a->kind == NK_RECV ? "buff" : "recvbuff", c,
+				 a->recv, recvn * es, true)) ||
 	    (rc = check_stream(fn, c, a->stream)))
-		return fail_arg(rc);
-	p = post_new(a->kind, c, a->site);
+		return nccl_fail_arg(rc);
+	p = nccl_post_new(a->kind, c, a->site);
 	p->send = a->send;
 	p->recv = a->recv;
 	p->stream = a->stream;
@@ -975,13 +926,8 @@ static int collective(const struct coll_args *a)
 	p->op = a->op;
 	p->red = red;
 	p->root = a->root;
-	return submit(p);
+	return nccl_submit(p);
 }
-
-#define SITE __builtin_return_address(0)
-
-/* Each entry point has its profiling twin pnccl* (nccl.h declares both). */
-#define PNCCL(name) extern __typeof(name) p##name __attribute__((alias(#name)))
 
 int ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count, int datatype,
 		  int op, struct ncclComm *comm, cudaStream_t stream);
@@ -1124,7 +1070,7 @@ PNCCL(ncclRecv);
 int ncclGroupStart(void);
 int ncclGroupStart(void)
 {
-	if (group_depth++ == 0)
+	if (nccl_group_depth++ == 0)
 		group_error = SIMT_NCCL_SUCCESS;
 	return SIMT_NCCL_SUCCESS;
 }
@@ -1135,12 +1081,12 @@ static int group_end(struct simt_nccl_sim_info *sim)
 	struct nccl_post *list;
 	int rc;
 
-	if (group_depth == 0) {
-		report("%s without a matching ncclGroupStart",
-		       sim ? "ncclGroupSimulateEnd" : "ncclGroupEnd");
+	if (nccl_group_depth == 0) {
+		nccl_report("%s without a matching ncclGroupStart",
+			    sim ? "ncclGroupSimulateEnd" : "ncclGroupEnd");
 		return SIMT_NCCL_INVALID_USAGE;
 	}
-	if (--group_depth > 0)
+	if (--nccl_group_depth > 0)
 		return SIMT_NCCL_SUCCESS;
 	list = group_head;
 	group_head = group_tail = NULL;
@@ -1188,583 +1134,10 @@ int ncclGroupSimulateEnd(struct simt_nccl_sim_info *simInfo);
 int ncclGroupSimulateEnd(struct simt_nccl_sim_info *simInfo)
 {
 	if (!simInfo || simInfo->magic != SIMT_NCCL_SIM_INFO_MAGIC) {
-		report("ncclGroupSimulateEnd: simInfo %p was not initialised with "
-		       "NCCL_SIM_INFO_INITIALIZER", (void *)simInfo);
+		nccl_report("ncclGroupSimulateEnd: simInfo %p was not initialised with "
+			    "NCCL_SIM_INFO_INITIALIZER", (void *)simInfo);
 		return SIMT_NCCL_INVALID_ARGUMENT;
 	}
 	return group_end(simInfo);
 }
 PNCCL(ncclGroupSimulateEnd);
-
-/* ---- communicators ---- */
-
-int ncclGetVersion(int *version);
-int ncclGetVersion(int *version)
-{
-	if (!version) {
-		report("ncclGetVersion: version is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	*version = SIMT_NCCL_VERSION_CODE;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclGetVersion);
-
-int ncclGetUniqueId(struct simt_nccl_unique_id *uniqueId);
-int ncclGetUniqueId(struct simt_nccl_unique_id *uniqueId)
-{
-	uint64_t v[3];
-
-	if (!uniqueId) {
-		report("ncclGetUniqueId: uniqueId is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	pthread_mutex_lock(&mu);
-	v[0] = ++next_id;
-	pthread_mutex_unlock(&mu);
-	v[1] = (uint64_t)getpid();
-	v[2] = (uint64_t)(simt_now() * 1e9);
-	memset(uniqueId, 0, sizeof *uniqueId);
-	memcpy(uniqueId->internal, "simt", 4);
-	memcpy(uniqueId->internal + 8, v, sizeof v);
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclGetUniqueId);
-
-static int check_config(const char *fn, const struct simt_nccl_config *config)
-{
-	if (config && (config->magic != SIMT_NCCL_CONFIG_MAGIC ||
-		       config->size < offsetof(struct simt_nccl_config, blocking))) {
-		report("%s: config %p was not initialised with "
-		       "NCCL_CONFIG_INITIALIZER", fn, (const void *)config);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	return 0;
-}
-
-static void unlink_forming(struct clique *cl)
-{
-	struct clique **cp;
-
-	for (cp = &forming; *cp; cp = &(*cp)->next)
-		if (*cp == cl) {
-			*cp = cl->next;
-			break;
-		}
-}
-
-static int init_rank(const char *fn, struct ncclComm **comm, int nranks,
-		     const struct simt_nccl_unique_id *id, int rank,
-		     const struct simt_nccl_config *config, void *site)
-{
-	struct clique *cl;
-	struct ncclComm *c;
-	int rc;
-
-	simt_init();
-	if ((rc = check_config(fn, config)))
-		return fail_arg(rc);
-	if (!comm) {
-		report("%s: comm is NULL", fn);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
-	}
-	if (nranks < 1 || rank < 0 || rank >= nranks) {
-		report("%s: rank %d is not in 0..nranks-1 (nranks %d)", fn, rank, nranks);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
-	}
-	pthread_once(&cv_once, cv_init);
-	pthread_mutex_lock(&mu);
-	for (cl = forming; cl; cl = cl->next)
-		if (cl->has_id && !memcmp(cl->id, id->internal, sizeof cl->id) &&
-		    cl->joined < cl->nranks && !cl->init_failed)
-			break;
-	if (cl && cl->nranks != nranks) {
-		pthread_mutex_unlock(&mu);
-		report("%s: rank %d gives nranks %d, but the ranks before it gave "
-		       "%d for the same unique id", fn, rank, nranks, cl->nranks);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
-	}
-	if (cl && cl->devs[rank] >= 0) {
-		pthread_mutex_unlock(&mu);
-		report("%s: rank %d of the communicator joined twice", fn, rank);
-		return fail_arg(SIMT_NCCL_INVALID_USAGE);
-	}
-	if (!cl) {
-		int r;
-
-		cl = clique_new(nranks);
-		cl->has_id = true;
-		memcpy(cl->id, id->internal, sizeof cl->id);
-		for (r = 0; r < nranks; r++)
-			cl->devs[r] = -1;
-		cl->next = forming;
-		forming = cl;
-	}
-	c = comm_new(cl, rank, simt_current_device());
-	if (++cl->joined == nranks) {
-		unlink_forming(cl);
-		pthread_cond_broadcast(&cv);
-	}
-	pthread_mutex_unlock(&mu);
-	*comm = c;
-	if (config && config->blocking == 0 && group_depth == 0) {
-		/* A non-blocking communicator: the program polls
-		 * ncclCommGetAsyncError until it has formed. */
-		pthread_mutex_lock(&mu);
-		rc = cl->joined == nranks ? SIMT_NCCL_SUCCESS : SIMT_NCCL_IN_PROGRESS;
-		pthread_mutex_unlock(&mu);
-		return rc;
-	}
-	return submit(post_new(NK_INIT, c, site));
-}
-
-int ncclCommInitRank(struct ncclComm **comm, int nranks,
-		     struct simt_nccl_unique_id commId, int rank);
-int ncclCommInitRank(struct ncclComm **comm, int nranks,
-		     struct simt_nccl_unique_id commId, int rank)
-{
-	return init_rank("ncclCommInitRank", comm, nranks, &commId, rank, NULL, SITE);
-}
-PNCCL(ncclCommInitRank);
-
-int ncclCommInitRankConfig(struct ncclComm **comm, int nranks,
-			   struct simt_nccl_unique_id commId, int rank,
-			   struct simt_nccl_config *config);
-int ncclCommInitRankConfig(struct ncclComm **comm, int nranks,
-			   struct simt_nccl_unique_id commId, int rank,
-			   struct simt_nccl_config *config)
-{
-	return init_rank("ncclCommInitRankConfig", comm, nranks, &commId, rank,
-			 config, SITE);
-}
-PNCCL(ncclCommInitRankConfig);
-
-/* Several ids spread NCCL's bootstrap over roots; here the first one
- * names the communicator. */
-int ncclCommInitRankScalable(struct ncclComm **newcomm, int nranks, int myrank,
-			     int nId, struct simt_nccl_unique_id *commIds,
-			     struct simt_nccl_config *config);
-int ncclCommInitRankScalable(struct ncclComm **newcomm, int nranks, int myrank,
-			     int nId, struct simt_nccl_unique_id *commIds,
-			     struct simt_nccl_config *config)
-{
-	if (nId < 1 || !commIds) {
-		report("ncclCommInitRankScalable: nId %d / commIds %p: at least one "
-		       "unique id is needed", nId, (void *)commIds);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
-	}
-	return init_rank("ncclCommInitRankScalable", newcomm, nranks, commIds,
-			 myrank, config, SITE);
-}
-PNCCL(ncclCommInitRankScalable);
-
-int ncclCommInitAll(struct ncclComm **comm, int ndev, const int *devlist);
-int ncclCommInitAll(struct ncclComm **comm, int ndev, const int *devlist)
-{
-	struct clique *cl;
-	int i, d, count = simt_device_count();
-
-	simt_init();
-	if (!comm || ndev < 1) {
-		report("ncclCommInitAll: comm %p / ndev %d: needs an array of ndev >= 1 "
-		       "communicators", (void *)comm, ndev);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	for (i = 0; i < ndev; i++) {
-		d = devlist ? devlist[i] : i;
-		if (d < 0 || d >= count) {
-			report("ncclCommInitAll: device %d (devlist[%d]) does not exist: "
-			       "there are %d devices (CUDALAB_SIMT_GPUS)", d, i, count);
-			return SIMT_NCCL_INVALID_ARGUMENT;
-		}
-	}
-	pthread_mutex_lock(&mu);
-	cl = clique_new(ndev);
-	cl->joined = ndev;
-	for (i = 0; i < ndev; i++)
-		comm[i] = comm_new(cl, i, devlist ? devlist[i] : i);
-	pthread_mutex_unlock(&mu);
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclCommInitAll);
-
-int ncclCommSplit(struct ncclComm *comm, int color, int key,
-		  struct ncclComm **newcomm, struct simt_nccl_config *config);
-int ncclCommSplit(struct ncclComm *comm, int color, int key,
-		  struct ncclComm **newcomm, struct simt_nccl_config *config)
-{
-	struct nccl_post *p;
-	int rc;
-
-	if (!comm_ok(comm))
-		return fail_arg(bad_comm("ncclCommSplit"));
-	if ((rc = check_config("ncclCommSplit", config)))
-		return fail_arg(rc);
-	if (!newcomm || (color < 0 && color != SIMT_NCCL_SPLIT_NOCOLOR)) {
-		report("ncclCommSplit: newcomm %p / color %d of rank %d: needs a "
-		       "result pointer and a colour >= 0 or NCCL_SPLIT_NOCOLOR",
-		       (void *)newcomm, color, comm->rank);
-		return fail_arg(SIMT_NCCL_INVALID_ARGUMENT);
-	}
-	p = post_new(NK_SPLIT, comm, SITE);
-	p->color = color;
-	p->key = key;
-	p->newcomm = newcomm;
-	return submit(p);
-}
-PNCCL(ncclCommSplit);
-
-/* Operations complete when called, so there is nothing left to flush. */
-int ncclCommFinalize(struct ncclComm *comm);
-int ncclCommFinalize(struct ncclComm *comm)
-{
-	return comm_ok(comm) ? SIMT_NCCL_SUCCESS : bad_comm("ncclCommFinalize");
-}
-PNCCL(ncclCommFinalize);
-
-static int comm_free(struct ncclComm *comm)
-{
-	struct clique *cl = comm->cl;
-
-	pthread_mutex_lock(&mu);
-	comm->magic = 0;
-	if (--cl->refs == 0) {
-		unlink_forming(cl);
-		while (cl->slots)
-			drop_slot(cl, cl->slots);
-		free(cl->devs);
-		free(cl);
-	}
-	pthread_mutex_unlock(&mu);
-	free(comm->send_seq);
-	free(comm->recv_seq);
-	free(comm->ops);
-	free(comm);
-	return SIMT_NCCL_SUCCESS;
-}
-
-int ncclCommDestroy(struct ncclComm *comm);
-int ncclCommDestroy(struct ncclComm *comm)
-{
-	if (!comm)
-		return SIMT_NCCL_SUCCESS;
-	return comm_ok(comm) ? comm_free(comm) : bad_comm("ncclCommDestroy");
-}
-PNCCL(ncclCommDestroy);
-
-int ncclCommAbort(struct ncclComm *comm);
-int ncclCommAbort(struct ncclComm *comm)
-{
-	if (!comm)
-		return SIMT_NCCL_SUCCESS;
-	return comm_ok(comm) ? comm_free(comm) : bad_comm("ncclCommAbort");
-}
-PNCCL(ncclCommAbort);
-
-int ncclCommCount(const struct ncclComm *comm, int *count);
-int ncclCommCount(const struct ncclComm *comm, int *count)
-{
-	if (!comm_ok(comm))
-		return bad_comm("ncclCommCount");
-	if (!count) {
-		report("ncclCommCount: count is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	*count = comm->cl->nranks;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclCommCount);
-
-int ncclCommCuDevice(const struct ncclComm *comm, int *device);
-int ncclCommCuDevice(const struct ncclComm *comm, int *device)
-{
-	if (!comm_ok(comm))
-		return bad_comm("ncclCommCuDevice");
-	if (!device) {
-		report("ncclCommCuDevice: device is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	*device = comm->dev;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclCommCuDevice);
-
-int ncclCommUserRank(const struct ncclComm *comm, int *rank);
-int ncclCommUserRank(const struct ncclComm *comm, int *rank)
-{
-	if (!comm_ok(comm))
-		return bad_comm("ncclCommUserRank");
-	if (!rank) {
-		report("ncclCommUserRank: rank is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	*rank = comm->rank;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclCommUserRank);
-
-int ncclCommGetAsyncError(struct ncclComm *comm, int *asyncError);
-int ncclCommGetAsyncError(struct ncclComm *comm, int *asyncError)
-{
-	if (!comm_ok(comm))
-		return bad_comm("ncclCommGetAsyncError");
-	if (!asyncError) {
-		report("ncclCommGetAsyncError: asyncError is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	pthread_mutex_lock(&mu);
-	if (comm->cl->joined < comm->cl->nranks && !comm->cl->init_failed) {
-		/* still forming (a non-blocking ncclCommInitRankConfig) */
-		if (simt_now() - comm->cl->born > timeout_seconds())
-			init_timed_out(comm->cl);
-		else
-			comm->async_err = SIMT_NCCL_IN_PROGRESS;
-	}
-	if (comm->cl->init_failed)
-		comm->async_err = SIMT_NCCL_REMOTE_ERROR;
-	else if (comm->async_err == SIMT_NCCL_IN_PROGRESS &&
-		 comm->cl->joined == comm->cl->nranks)
-		comm->async_err = SIMT_NCCL_SUCCESS;
-	*asyncError = comm->async_err;
-	pthread_mutex_unlock(&mu);
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclCommGetAsyncError);
-
-const char *ncclGetErrorString(int result);
-const char *ncclGetErrorString(int result)
-{
-	switch (result) {
-	case SIMT_NCCL_SUCCESS: return "no error";
-	case SIMT_NCCL_UNHANDLED_CUDA_ERROR: return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
-	case SIMT_NCCL_SYSTEM_ERROR: return "unhandled system error (run with NCCL_DEBUG=INFO for details)";
-	case SIMT_NCCL_INTERNAL_ERROR: return "internal error - please report this issue to the NCCL developers";
-	case SIMT_NCCL_INVALID_ARGUMENT: return "invalid argument (run with NCCL_DEBUG=WARN for details)";
-	case SIMT_NCCL_INVALID_USAGE: return "invalid usage (run with NCCL_DEBUG=WARN for details)";
-	case SIMT_NCCL_REMOTE_ERROR: return "remote process exited or there was a network error";
-	case SIMT_NCCL_IN_PROGRESS: return "NCCL operation in progress";
-	}
-	return "unknown result code";
-}
-PNCCL(ncclGetErrorString);
-
-/* The last message simt printed for an NCCL call of this thread. */
-const char *ncclGetLastError(struct ncclComm *comm);
-const char *ncclGetLastError(struct ncclComm *comm)
-{
-	(void)comm;
-	return last_error;
-}
-PNCCL(ncclGetLastError);
-
-/* ---- reductions made by the program ---- */
-
-int ncclRedOpCreatePreMulSum(int *op, void *scalar, int datatype, int residence,
-			     struct ncclComm *comm);
-int ncclRedOpCreatePreMulSum(int *op, void *scalar, int datatype, int residence,
-			     struct ncclComm *comm)
-{
-	const char *fn = "ncclRedOpCreatePreMulSum";
-	struct user_op u = {0};
-	size_t es;
-	int i;
-
-	if (!comm_ok(comm))
-		return bad_comm(fn);
-	if (!op || !scalar) {
-		report("%s: op %p / scalar %p: neither may be NULL", fn, (void *)op, scalar);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	if (!simt_nccl_type_name(datatype)) {
-		report("%s: datatype %d is not an ncclDataType_t", fn, datatype);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	es = simt_nccl_type_size(datatype);
-	u.live = true;
-	u.type = datatype;
-	u.red.base = SIMT_NCCL_SUM;
-	u.red.premul = true;
-	if (residence == SIMT_NCCL_SCALAR_HOST_IMMEDIATE) {
-		memcpy(u.red.scalar, scalar, es);
-	} else if (residence == SIMT_NCCL_SCALAR_DEVICE) {
-		if (check_buf(fn, "scalar", comm, scalar, es, false))
-			return SIMT_NCCL_INVALID_ARGUMENT;
-		u.red.dscalar = scalar;
-	} else {
-		report("%s: residence %d is not an ncclScalarResidence_t", fn, residence);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	for (i = 0; i < comm->nops; i++)
-		if (!comm->ops[i].live)
-			break;
-	if (i == comm->nops) {
-		comm->ops = simt_xrealloc(comm->ops, (size_t)(i + 1) * sizeof *comm->ops);
-		comm->nops++;
-	}
-	comm->ops[i] = u;
-	*op = SIMT_NCCL_NUM_OPS + i;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclRedOpCreatePreMulSum);
-
-int ncclRedOpDestroy(int op, struct ncclComm *comm);
-int ncclRedOpDestroy(int op, struct ncclComm *comm)
-{
-	if (!comm_ok(comm))
-		return bad_comm("ncclRedOpDestroy");
-	if (op < SIMT_NCCL_NUM_OPS || op - SIMT_NCCL_NUM_OPS >= comm->nops ||
-	    !comm->ops[op - SIMT_NCCL_NUM_OPS].live) {
-		report("ncclRedOpDestroy: op %d was not made by "
-		       "ncclRedOpCreatePreMulSum on this communicator (or is "
-		       "destroyed already)", op);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	comm->ops[op - SIMT_NCCL_NUM_OPS].live = false;
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclRedOpDestroy);
-
-/* ---- memory and registration ---- */
-
-/* Device memory of the current device, as cudaMalloc gives it. */
-int ncclMemAlloc(void **ptr, size_t size);
-int ncclMemAlloc(void **ptr, size_t size)
-{
-	if (!ptr) {
-		report("ncclMemAlloc: ptr is NULL");
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	if (cudaMalloc(ptr, size) != cudaSuccess) {
-		report("ncclMemAlloc: cudaMalloc of %zu bytes failed", size);
-		return SIMT_NCCL_UNHANDLED_CUDA_ERROR;
-	}
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclMemAlloc);
-
-int ncclMemFree(void *ptr);
-int ncclMemFree(void *ptr)
-{
-	if (cudaFree(ptr) != cudaSuccess) {
-		report("ncclMemFree: %p is not memory ncclMemAlloc gave", ptr);
-		return SIMT_NCCL_UNHANDLED_CUDA_ERROR;
-	}
-	return SIMT_NCCL_SUCCESS;
-}
-PNCCL(ncclMemFree);
-
-/* Registration lets NCCL map a buffer for its peers; simt's data movement
- * reaches every buffer already, so a registration is checked and kept
- * only as a handle. */
-static int reg_new(const char *fn, struct ncclComm *comm, void *buff,
-		   size_t size, void **handle)
-{
-	struct reg *r;
-	int rc;
-
-	if (!comm_ok(comm))
-		return bad_comm(fn);
-	if (!handle) {
-		report("%s: the handle pointer is NULL", fn);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	if ((rc = check_buf(fn, "buff", comm, buff, size, false)))
-		return rc;
-	r = simt_xcalloc(1, sizeof *r);
-	r->magic = REG_MAGIC;
-	r->comm = comm;
-	r->buff = buff;
-	*handle = r;
-	return SIMT_NCCL_SUCCESS;
-}
-
-static int reg_free(const char *fn, struct ncclComm *comm, void *handle)
-{
-	struct reg *r = handle;
-
-	if (!comm_ok(comm))
-		return bad_comm(fn);
-	if (!r || r->magic != REG_MAGIC || r->comm != comm) {
-		report("%s: handle %p was not registered on this communicator", fn,
-		       handle);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	r->magic = 0;
-	free(r);
-	return SIMT_NCCL_SUCCESS;
-}
-
-int ncclCommRegister(struct ncclComm *comm, void *buff, size_t size, void **handle);
-int ncclCommRegister(struct ncclComm *comm, void *buff, size_t size, void **handle)
-{
-	return reg_new("ncclCommRegister", comm, buff, size, handle);
-}
-PNCCL(ncclCommRegister);
-
-int ncclCommDeregister(struct ncclComm *comm, void *handle);
-int ncclCommDeregister(struct ncclComm *comm, void *handle)
-{
-	return reg_free("ncclCommDeregister", comm, handle);
-}
-PNCCL(ncclCommDeregister);
-
-int ncclCommWindowRegister(struct ncclComm *comm, void *buff, size_t size,
-			   void **win, int winFlags);
-int ncclCommWindowRegister(struct ncclComm *comm, void *buff, size_t size,
-			   void **win, int winFlags)
-{
-	if (winFlags & ~SIMT_NCCL_WIN_COLL_SYMMETRIC) {
-		report("ncclCommWindowRegister: winFlags 0x%x has unknown bits", winFlags);
-		return SIMT_NCCL_INVALID_ARGUMENT;
-	}
-	return reg_new("ncclCommWindowRegister", comm, buff, size, win);
-}
-PNCCL(ncclCommWindowRegister);
-
-int ncclCommWindowDeregister(struct ncclComm *comm, void *win);
-int ncclCommWindowDeregister(struct ncclComm *comm, void *win)
-{
-	return reg_free("ncclCommWindowDeregister", comm, win);
-}
-PNCCL(ncclCommWindowDeregister);
-
-/* ---- what simt does not implement ---- */
-
-static int not_implemented(const char *fn)
-{
-	report("%s is not implemented", fn);
-	return SIMT_NCCL_INVALID_USAGE;
-}
-
-int ncclCommRevoke(struct ncclComm *comm, int revokeFlags);
-int ncclCommRevoke(struct ncclComm *comm, int revokeFlags)
-{
-	(void)comm;
-	(void)revokeFlags;
-	return not_implemented("ncclCommRevoke");
-}
-PNCCL(ncclCommRevoke);
-
-int ncclCommShrink(struct ncclComm *comm, int *excludeRanksList,
-		   int excludeRanksCount, struct ncclComm **newcomm,
-		   struct simt_nccl_config *config, int shrinkFlags);
-int ncclCommShrink(struct ncclComm *comm, int *excludeRanksList,
-		   int excludeRanksCount, struct ncclComm **newcomm,
-		   struct simt_nccl_config *config, int shrinkFlags)
-{
-	(void)comm;
-	(void)excludeRanksList;
-	(void)excludeRanksCount;
-	(void)newcomm;
-	(void)config;
-	(void)shrinkFlags;
-	return not_implemented("ncclCommShrink");
-}
-PNCCL(ncclCommShrink);
-
-/* Deprecated and returning nothing: there is no debug state to reset. */
-void ncclResetDebugInit(void);
-void ncclResetDebugInit(void)
-{
-}
-PNCCL(ncclResetDebugInit);
