@@ -1,6 +1,6 @@
-/* What graph.c (graphs, nodes, instantiation, launches) and
- * graph_capture.c (stream capture) share: the objects behind the graph
- * handles and the helpers both build graphs with. */
+/* What graph.c (graphs, nodes), graph_exec.c (instantiation, launches)
+ * and graph_capture.c (stream capture) share: the objects behind the
+ * graph handles and the helpers they build and run graphs with. */
 #ifndef SIMT_GRAPH_INT_H
 #define SIMT_GRAPH_INT_H
 
@@ -183,5 +183,28 @@ cudaError_t simt_graph_mem_run(const struct CUgraphNode_st *n);
 cudaError_t simt_graph_mem_launch(const struct CUgraph_st *g, bool auto_free);
 /* An executable graph of g is made (taking) or destroyed. */
 cudaError_t simt_graph_mem_exec(const struct CUgraph_st *g, bool taking);
+
+/* ---- shared by graph.c and graph_exec.c ---- */
+
+#define GRAPH_MAGIC 0x47525048u
+#define NODE_MAGIC 0x4e4f4445u
+#define EXEC_MAGIC 0x47455843u
+
+/* Values of the `extra` launch argument array (the driver API's). */
+#define LAUNCH_PARAM_END ((void *)0)
+#define LAUNCH_PARAM_BUFFER_POINTER ((void *)1)
+#define LAUNCH_PARAM_BUFFER_SIZE ((void *)2)
+
+/* Whether n and x are live handles of a node and an executable graph;
+ * a copy node's, memset node's and kernel node's parameters checked and
+ * taken from p (cudaSuccess, or the error to return). */
+bool graph_node_ok(const struct CUgraphNode_st *n);
+bool graph_exec_ok(const struct CUgraphExec_st *x);
+cudaError_t graph_copy_params(struct copy_node *c,
+			      const struct cudaMemcpy3DParms *p);
+cudaError_t graph_set_params(struct cudaMemsetParams *to,
+			     const struct cudaMemsetParams *p);
+cudaError_t graph_kernel_replace(struct kernel_node *kn,
+				 const struct cudaKernelNodeParams *p);
 
 #endif
