@@ -3,6 +3,7 @@
 #   make            build build/cudalab (and build/libcudalab-simt.a)
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
+#   make check-layers  the includes follow simt's rooms and the module graph
 #   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
 #
@@ -51,7 +52,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
+SCRIPT_SUITES := $(wildcard tests/layers/run.sh tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
 
 # Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
 FUZZ_SIMT_TARGETS := ptx fatbin
@@ -75,7 +76,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test fuzz test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test check-layers fuzz test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -151,14 +152,22 @@ $(FUZZ_SIMT_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/
 		$(REGRESS_DIR)/driver.o $(SIMT_OBJS) $(SRCS_STAMP)
 	$(CC) $(SIMT_CFLAGS) $(LDFLAGS) -o $@ $< $(REGRESS_DIR)/driver.o $(SIMT_OBJS) -lm
 
-# The script suites first, then the unit tests, whose summary closes the run.
+# The layer check and the script suites first, then the unit tests, whose
+# summary closes the run.
 test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS)
+	@echo "== check-layers"
+	@sh build-aux/check-layers.sh
 	@set -e; for s in $(SCRIPT_SUITES); do \
 		echo "== $$s"; \
 		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
 	done
 	@echo "== unit tests"
 	$(run_unit_tests)
+
+# simt's includes run down its rooms, and the application's follow the
+# module graph of docs/architecture.md (build-aux/check-layers.sh).
+check-layers:
+	@sh build-aux/check-layers.sh
 
 test-unit: $(UNIT_BIN) $(BIN)
 	$(run_unit_tests)
