@@ -4,7 +4,7 @@
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
 #   make check-layers  the includes follow simt's rooms and the module graph
-#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h
+#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
@@ -248,13 +248,16 @@ test-gpu:
 install: $(BIN)
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
 	install -m 0755 $(BIN) '$(DESTDIR)$(BINDIR)/cudalab'
-	if [ -f include/cudalab/lab.h ]; then install -m 0644 include/cudalab/lab.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'; fi
+	if [ -f include/cudalab/lab.h ]; then install -m 0644 include/cudalab/lab.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'; \
+		install -d '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab'; \
+		install -m 0644 include/cudalab/lab/*.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab/'; fi
 	rm -rf '$(DESTDIR)$(DATADIR)/lessons' '$(DESTDIR)$(DATADIR)/exercises'
 	cp -R lessons exercises '$(DESTDIR)$(DATADIR)/'
 	if [ -f $(SIMT_LIB) ]; then install -m 0644 $(SIMT_LIB) '$(DESTDIR)$(DATADIR)/'; fi
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'
+	rm -rf '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab'
 	-rmdir '$(DESTDIR)$(INCLUDEDIR)/cudalab' 2>/dev/null
 	rm -rf '$(DESTDIR)$(DATADIR)'
 

@@ -155,6 +155,46 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Headers beside the sources can be included by them; their bytes count. */
+char **run_lab_files(const char *include)
+{
+	char *dir = path_join(include, "cudalab/lab");
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	xgrow((void **)&names, &cap, 1, sizeof *names);
+	names[n++] = xstrdup("cudalab/lab.h");
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !str_ends(e->d_name, ".h"))
+			continue;
+		xgrow((void **)&names, &cap, n + 1, sizeof *names);
+		names[n++] = xasprintf("cudalab/lab/%s", e->d_name);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	qsort(names + 1, n - 1, sizeof *names, cmp_str);
+	xgrow((void **)&names, &cap, n + 1, sizeof *names);
+	names[n] = NULL;
+	return names;
+}
+
+/* Hashes the file dir/name: its name under name_tag, then its text (empty
+ * when it cannot be read) under text_tag. */
+static void hash_file(struct hasher *k, const char *dir, const char *name,
+		      const char *name_tag, const char *text_tag)
+{
+	char *p = path_join(dir, name);
+	size_t len = 0;
+	char *text = run_read_text(p, &len);
+
+	hash_str(k, name_tag, name);
+	hash_part(k, text_tag, text ? text : "", text ? len : 0);
+	free(text);
+	free(p);
+}
+
 static void hash_headers(struct hasher *k, const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -174,14 +214,7 @@ static void hash_headers(struct hasher *k, const char *dir)
 	if (n)
 		qsort(names, n, sizeof *names, cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		char *p = path_join(dir, names[i]);
-		size_t len = 0;
-		char *text = run_read_text(p, &len);
-
-		hash_str(k, "header-name", names[i]);
-		hash_part(k, "header", text ? text : "", text ? len : 0);
-		free(text);
-		free(p);
+		hash_file(k, dir, names[i], "header-name", "header");
 		free(names[i]);
 	}
 	free(names);
@@ -245,15 +278,14 @@ static char **build_argv(const struct run_build *b, const struct step *st, const
 }
 
 struct sources {
-	char *harness, *learner, *lab_h;
-	size_t harness_len, learner_len, lab_h_len;
+	char *harness, *learner;
+	size_t harness_len, learner_len;
 };
 
 static void sources_free(struct sources *s)
 {
 	free(s->harness);
 	free(s->learner);
-	free(s->lab_h);
 }
 
 static int read_sources(struct run_build *b, struct sources *s)
@@ -266,12 +298,6 @@ static int read_sources(struct run_build *b, struct sources *s)
 	if (!(s->learner = run_read_text(b->source, &s->learner_len))) {
 		b->error = xasprintf("cannot read %s: %s", b->source, strerror(errno));
 		return -1;
-	}
-	if (b->include) {
-		char *p = path_join(b->include, "cudalab/lab.h");
-
-		s->lab_h = run_read_text(p, &s->lab_h_len);
-		free(p);
 	}
 	return 0;
 }
@@ -289,8 +315,22 @@ static void hash_common(struct hasher *k, const struct run_build *b, const struc
 	run_argv_free(argv);
 }
 
-/* The harness object depends on the harness, lab.h, the exercise's
- * headers and the flags; the learner's edits leave it alone. */
+/* Hashes every file of the harness library (lab.h and its parts), name
+ * and text, so that a change in any of them gives another key. */
+static void hash_lab(struct hasher *k, const char *include)
+{
+	char **names;
+
+	if (!include)
+		return;
+	names = run_lab_files(include);
+	for (size_t i = 0; names[i]; i++)
+		hash_file(k, include, names[i], "lab-name", "lab");
+	run_argv_free(names);
+}
+
+/* The harness object depends on the harness, the harness library, the
+ * exercise's headers and the flags; the learner's edits leave it alone. */
 static uint64_t harness_key(const struct run_build *b, const struct sources *s,
 			    const struct step *st)
 {
@@ -299,7 +339,7 @@ static uint64_t harness_key(const struct run_build *b, const struct sources *s,
 	hash_common(&k, b, st);
 	hash_str(&k, "harness-path", b->harness);
 	hash_part(&k, "harness", s->harness, s->harness_len);
-	hash_part(&k, "lab.h", s->lab_h ? s->lab_h : "", s->lab_h ? s->lab_h_len : 0);
+	hash_lab(&k, b->include);
 	hash_headers(&k, b->ex_dir);
 	return k.h;
 }

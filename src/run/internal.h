@@ -40,6 +40,11 @@ char *run_read_text(const char *path, size_t *len);
 /* The directory that holds cudalab/lab.h for content dir content, or NULL. */
 char *run_find_include(const char *content);
 
+/* The files of the harness library under include directory `include`,
+ * relative to it: "cudalab/lab.h", then its parts "cudalab/lab/NAME.h" in
+ * name order.  NULL-terminated; run_argv_free frees it. */
+char **run_lab_files(const char *include);
+
 /* runaway.c: the budget of warp instructions per launch for a check of
  * req's exercise on simt, and the reference's longest launch it comes
  * from.  Returns 0 with both set, 1 when they are not known yet and

@@ -4,7 +4,7 @@
  * Both run `cudalab remote --protocol N` on the far side and talk to it
  * through its stdin and stdout.  The request is a small text bundle: a
  * header (mode, exercise id, seed, timeout), then the files a build needs
- * (the exercise directory, lab.h, the learner's file), each as
+ * (the exercise directory, lab.h and its parts, the learner's file), each as
  * "file NAME SIZE\n", SIZE bytes and a newline, then "end\n".  The far side answers
  * with a greeting ("cudalab-remote N VERSION"), any number of
  * "phase TEXT" lines, then either "result SIZE\n" and the result JSON or
@@ -72,14 +72,31 @@ static int good_id(const char *s)
 	return 1;
 }
 
-/* A file name of a request: "exercise/NAME", "include/cudalab/lab.h" or
- * "source/NAME", NAME one plain file name (no directories, no dot first). */
+/* Whether name is that of a part of the harness library: letters, digits,
+ * '_' and '-', then ".h". */
+static int lab_part_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n < 3 || n > 64 || !str_ends(name, ".h"))
+		return 0;
+	for (size_t i = 0; i < n - 2; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_-", name[i]))
+			return 0;
+	return 1;
+}
+
+/* A file name of a request: "exercise/NAME", "include/cudalab/lab.h",
+ * "include/cudalab/lab/PART.h" or "source/NAME", NAME one plain file name
+ * (no directories, no dot first). */
 int run_remote_good_name(const char *name)
 {
 	const char *base;
 
 	if (strcmp(name, "include/cudalab/lab.h") == 0)
 		return 1;
+	if (str_starts(name, "include/cudalab/lab/"))
+		return lab_part_name(name + strlen("include/cudalab/lab/"));
 	if (str_starts(name, "exercise/"))
 		base = name + strlen("exercise/");
 	else if (str_starts(name, "source/"))
@@ -397,16 +414,17 @@ static int write_whole(const char *path, const char *data, size_t len)
 }
 
 /* Lays the request's files out under dir: dir/exercise/..., dir/include/
- * cudalab/lab.h, dir/source/NAME.  Files of the exercise directory that
- * the request does not carry are removed (a header dropped there must not
- * linger).  *source gets the learner's file. */
+ * cudalab/lab.h and lab/..., dir/source/NAME.  Files of the exercise
+ * directory and of the harness library that the request does not carry
+ * are removed (a header dropped there must not linger).  *source gets the
+ * learner's file. */
 static int lay_out(const char *dir, const struct run_remote_request *rq, char **source,
 		   char **error)
 {
-	const char *subs[] = { "exercise", "include/cudalab", "source" };
+	const char *subs[] = { "exercise", "include/cudalab", "include/cudalab/lab", "source" };
 
 	*source = NULL;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		char *d = path_join(dir, subs[i]);
 
 		if (i != 1)
@@ -1132,14 +1150,49 @@ static int exchange(const struct run_request *req, const char *request, size_t l
 	return 0;
 }
 
-/* Adds the exercise directory, lab.h and the learner's file to rq. */
+/* Adds the files of the harness library under include to rq (as
+ * include/cudalab/...); -1 with *why when one cannot be read. */
+static int gather_lab(const char *include, struct run_remote_request *rq, char **why)
+{
+	char **names;
+	int rc = 0;
+
+	if (!include) {
+		*why = xstrdup("cannot find include/cudalab/lab.h to send");
+		return -1;
+	}
+	names = run_lab_files(include);
+	for (size_t i = 0; names[i] && rc == 0; i++) {
+		char *path = path_join(include, names[i]), *name;
+		size_t len;
+		char *text = run_read_text(path, &len);
+
+		if (!text) {
+			*why = i == 0 ? xstrdup("cannot find include/cudalab/lab.h to send")
+				      : xasprintf("cannot read %s: %s", path, strerror(errno));
+			rc = -1;
+		} else {
+			name = xasprintf("include/%s", names[i]);
+			add_file(rq, name, text, len);
+			free(name);
+		}
+		free(text);
+		free(path);
+	}
+	run_argv_free(names);
+	return rc;
+}
+
+/* Adds the exercise directory, the harness library and the learner's file
+ * to rq. */
 static int gather(const struct run_request *req, struct run_remote_request *rq, char **why)
 {
 	DIR *d = opendir(req->ex->dir);
 	struct dirent *e;
-	char *include = run_find_include(req->content), *lab, *base;
+	char *include = run_find_include(req->content), *base;
 	size_t len;
 	char *text;
+	int rc;
 
 	if (!d) {
 		*why = xasprintf("cannot read %s: %s", req->ex->dir, strerror(errno));
@@ -1160,16 +1213,10 @@ static int gather(const struct run_request *req, struct run_remote_request *rq, 
 		free(path);
 	}
 	closedir(d);
-	lab = include ? path_join(include, "cudalab/lab.h") : NULL;
+	rc = gather_lab(include, rq, why);
 	free(include);
-	if (!lab || !(text = run_read_text(lab, &len))) {
-		*why = xstrdup("cannot find include/cudalab/lab.h to send");
-		free(lab);
+	if (rc != 0)
 		return -1;
-	}
-	add_file(rq, "include/cudalab/lab.h", text, len);
-	free(text);
-	free(lab);
 	if (!(text = run_read_text(req->source, &len))) {
 		*why = xasprintf("cannot read %s: %s", req->source, strerror(errno));
 		return -1;

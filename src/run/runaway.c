@@ -9,7 +9,7 @@
  * only when a learner's launch first goes past the floor: building and
  * running the solution costs a compile, which most checks never need.
  * The figure is kept in the cache under a key made of the solution, the
- * harness, lab.h and the seed.  CUDALAB_SIMT_MAX_INSTRUCTIONS, when the
+ * harness, the harness library (lab.h and its parts) and the seed.  CUDALAB_SIMT_MAX_INSTRUCTIONS, when the
  * learner sets it, is the budget instead. */
 #include "internal.h"
 
@@ -54,14 +54,19 @@ static char *budget_path(const struct run_request *req, const char *cache, const
 		free(path);
 	}
 	if (include) {
-		char *path = path_join(include, "cudalab/lab.h");
-		size_t len = 0;
-		char *text = run_read_text(path, &len);
+		char **lab = run_lab_files(include);
 
-		if (text)
-			h = run_fnv1a64(h, text, len);
-		free(text);
-		free(path);
+		for (size_t i = 0; lab[i]; i++) {
+			char *path = path_join(include, lab[i]);
+			size_t len = 0;
+			char *text = run_read_text(path, &len);
+
+			if (text)
+				h = run_fnv1a64(h, text, len);
+			free(text);
+			free(path);
+		}
+		run_argv_free(lab);
 	}
 	if (req->seed >= 0)
 		h = run_fnv1a64(h, &req->seed, sizeof req->seed);

@@ -159,8 +159,14 @@ cache_hit_skips_nvcc() {
 	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/nvcc.log" "$NVCC" >"$T/fake/nvcc"
 	chmod +x "$T/fake/nvcc"
 	cp "$SQ/solution.cu" "$T/mine.cu"
+	# content of its own, with a harness library of two files
+	cp -R "$FIX" "$T/content"
+	mkdir -p "$T/content/include/cudalab/lab"
+	echo '#include "lab/part.h"' >"$T/content/include/cudalab/lab.h"
+	echo '/* a part */' >"$T/content/include/cudalab/lab/part.h"
 	home=$T/cache-home
-	viafake() { clenv PATH="$T/fake:$PATH" CUDALAB_NVCC= CUDALAB_HOME="$home" "$BIN" "$@"; }
+	viafake() { clenv PATH="$T/fake:$PATH" CUDALAB_NVCC= CUDALAB_HOME="$home" \
+		CUDALAB_CONTENT="$T/content" "$BIN" "$@"; }
 	: >"$T/nvcc.log"
 	viafake check square --file "$T/mine.cu"
 	expect_rc 0
@@ -179,6 +185,12 @@ cache_hit_skips_nvcc() {
 	n=$(compiles "$T/nvcc.log")
 	[ "$n" = 3 ] || note "a changed file: $n builds in all, not 3"
 	[ "$(grep -c -- ' -c ' "$T/nvcc.log")" = 1 ] || note "the harness was compiled again"
+	# a changed part of the harness library makes the harness object anew
+	echo '/* changed */' >>"$T/content/include/cudalab/lab/part.h"
+	viafake check square --file "$T/mine.cu"
+	expect_out "build compiled"
+	[ "$(grep -c -- ' -c ' "$T/nvcc.log")" = 2 ] ||
+		note "a changed lab/part.h left the harness object as it was"
 	[ -z "$(find "$home/cache" -maxdepth 1 -name 'tmp-*')" ] ||
 		note "a temporary build directory was left behind"
 }

@@ -158,6 +158,14 @@ Test(remote, file_names)
 	cr_expect_not(run_remote_good_name("exercise/"));
 	cr_expect_not(run_remote_good_name("source/a b.cu"));
 	cr_expect_not(run_remote_good_name("/etc/passwd"));
+	/* the parts of the harness library, one level down and .h only */
+	cr_expect(run_remote_good_name("include/cudalab/lab/compare.h"));
+	cr_expect(run_remote_good_name("include/cudalab/lab/lab_run-2.h"));
+	cr_expect_not(run_remote_good_name("include/cudalab/lab/../lab.h"));
+	cr_expect_not(run_remote_good_name("include/cudalab/lab/sub/part.h"));
+	cr_expect_not(run_remote_good_name("include/cudalab/lab/.h"));
+	cr_expect_not(run_remote_good_name("include/cudalab/lab/part.cu"));
+	cr_expect_not(run_remote_good_name("include/cudalab/lab/"));
 }
 
 Test(config, keys_values_comments)

@@ -1,0 +1,469 @@
+/* Part of cudalab/lab.h, the one header exercises include: the Lab: cases,
+ * calls, checks, benches and the result; simt's counters. */
+#ifndef CUDALAB_LAB_HARNESS_H
+#define CUDALAB_LAB_HARNESS_H
+
+#include "base.h"
+#include "device.h"
+#include "random.h"
+#include "result.h"
+
+namespace lab {
+
+/* ------------------------------------------------------------------ Lab */
+
+class Lab;
+inline Lab*& current_lab()
+{
+    static Lab* lab = nullptr;
+    return lab;
+}
+
+class Lab {
+public:
+    Lab(const char* exercise, int argc, char** argv)
+    {
+        current_lab() = this;
+        result_.exercise = exercise;
+        std::string err;
+        if (!parse_args(argc, argv, &opt_, &err)) {
+            fprintf(stderr, "%s: %s\n", argc > 0 ? argv[0] : "harness", err.c_str());
+            die("usage", err, "the command line");
+        }
+        query_device();
+    }
+    ~Lab()
+    {
+        if (flush_)
+            cudaFree(flush_);
+        if (ev_[0])
+            cudaEventDestroy(ev_[0]);
+        if (ev_[1])
+            cudaEventDestroy(ev_[1]);
+        if (current_lab() == this)
+            current_lab() = nullptr;
+    }
+    Lab(const Lab&) = delete;
+    Lab& operator=(const Lab&) = delete;
+
+    bool checking() const { return opt_.mode == Mode::check; }
+    bool benching() const { return opt_.mode == Mode::bench; }
+    bool on_gpu() const { return !result_.simt; }
+    uint64_t seed() const { return opt_.seed; }
+    const DeviceInfo& device() const { return result_.device; }
+    const Result& result() const { return result_; }
+
+    std::vector<uint64_t> seeds() const
+    {
+        if (benching())
+            return {opt_.seed};
+        return {opt_.seed, opt_.seed + 1, opt_.seed + 2};
+    }
+
+    std::vector<long long> sizes(std::initializer_list<long long> check,
+                                 long long gpu_bench) const
+    {
+        if (checking())
+            return std::vector<long long>(check);
+        if (on_gpu())
+            return {gpu_bench};
+        return {check.size() ? std::max(check) : gpu_bench};
+    }
+
+    void begin_case(const std::string& name, uint64_t seed)
+    {
+        last_solve_ = nullptr;
+        case_ = name;
+        case_seed_ = seed;
+        progress(fmt("case %s, seed %llu", name.c_str(), (unsigned long long)seed));
+    }
+
+    /* The harness needs n devices (0 .. n-1): fewer ends the program with
+     * a runtime_error naming both counts.  From then on lab.call and
+     * lab.expect wait for every one of them, and lab.call makes the device
+     * that was current before it current again (the learner's code may
+     * leave another one current). */
+    void devices(int n)
+    {
+        int count = 0;
+        cuda(cudaGetDeviceCount(&count), "counting the devices");
+        if (n < 1 || count < n)
+            die("too_few_devices",
+                fmt("this exercise needs %d devices and the machine has %d%s", n, count,
+                    result_.simt ? " (simt: set CUDALAB_SIMT_GPUS)" : ""),
+                "counting the devices");
+        devices_ = n;
+    }
+    int device_count() const { return devices_; }
+
+    /* Ends the program with status runtime_error when e is an error. */
+    void cuda(cudaError_t e, const char* what)
+    {
+        if (e != cudaSuccess)
+            die(cudaGetErrorName(e), cudaGetErrorString(e), where(what));
+    }
+
+    template <class F> void call(F&& fn, const char* label = "solve")
+    {
+        if (strcmp(label, "solve") == 0) {
+            result_.calls++;
+            last_solve_ = fn;
+            last_solve_serial_ = next_serial();
+        }
+        (void)cudaGetLastError(); /* not the learner's: clear it */
+        int current = 0;
+        if (devices_ > 1)
+            cuda(cudaGetDevice(&current), "reading the current device");
+        fn();
+        cuda(cudaGetLastError(), fmt("launching in %s()", label).c_str());
+        sync_all(fmt("running %s()", label).c_str());
+        if (devices_ > 1)
+            cuda(cudaSetDevice(current), "making the harness's device current again");
+    }
+
+    /* cudaDeviceSynchronize on every device lab.devices asked for. */
+    void sync_all(const char* what)
+    {
+        if (devices_ <= 1) {
+            cuda(cudaDeviceSynchronize(), what);
+            return;
+        }
+        DeviceScope keep(0);
+        for (int d = 0; d < devices_; d++) {
+            cuda(cudaSetDevice(d), "making a device current");
+            cuda(cudaDeviceSynchronize(), fmt("%s on device %d", what, d).c_str());
+        }
+    }
+
+    template <class T>
+    bool expect(const DeviceArray<T>& got, const std::vector<T>& want, Tol tol)
+    {
+        sync_all("waiting for the output");
+        std::vector<T> h = got.download();
+        size_t n = std::min(got.size(), want.size());
+        Compare c = compare_host(h.data(), want.data(), n, tol);
+        if (got.size() != want.size()) {
+            c.bad++;
+            c.note = fmt("harness error: output of %zu elements, reference of %zu",
+                         got.size(), want.size());
+        }
+        check_guard(h.data() + got.size(), got.guard(), got.size(), c);
+        recheck_unwritten(got, h, want, n, c);
+        record_compare<T>(result_, case_, case_seed_, c);
+        return c.pass();
+    }
+
+    /* The same comparison for values that are already on the host (a host
+     * function's results, or numbers the harness derived from an output):
+     * no guard, no canary. */
+    template <class T>
+    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol,
+                     const std::string& note = std::string())
+    {
+        size_t n = std::min(got.size(), want.size());
+        Compare c = compare_host(got.data(), want.data(), n, tol);
+        if (got.size() != want.size()) {
+            c.bad++;
+            c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
+                         want.size());
+        }
+        if (!c.pass() && c.note.empty())
+            c.note = note;
+        record_compare<T>(result_, case_, case_seed_, c);
+        return c.pass();
+    }
+
+    template <class F> void time(F&& fn, Work w)
+    {
+        /* The time of a wrong answer means nothing: skip it. */
+        if (!benching() || result_status(result_) == Status::wrong)
+            return;
+        result_.work = w;
+        progress(fmt("timing %s", case_.c_str()));
+        auto counted = [&] {
+            result_.calls++;
+            fn();
+        };
+        if (result_.simt)
+            time_emulated(counted);
+        else
+            time_gpu(counted);
+        result_.has_timing = true;
+    }
+
+    int finish()
+    {
+        emit();
+        return exit_code(result_status(result_));
+    }
+
+    /* Writes a runtime_error result and exits 2. */
+    [[noreturn]] void die(const std::string& name, const std::string& message,
+                          const std::string& at)
+    {
+        result_.has_error = true;
+        result_.error.name = name;
+        result_.error.message = message;
+        result_.error.where = at;
+        emit();
+        fflush(stdout);
+        fflush(stderr);
+        exit(2);
+    }
+
+private:
+    /* Elements whose right answer is the canary itself pass whether or
+     * not solve wrote them.  When there are any, and `got` is an output
+     * that the case's last solve call wrote, solve runs once more over an
+     * output refilled with the second canary: an element still holding it
+     * was never written. */
+    template <class T>
+    void recheck_unwritten(const DeviceArray<T>& got, const std::vector<T>& h,
+                           const std::vector<T>& want, size_t n, Compare& c)
+    {
+        std::vector<size_t> unsure;
+        for (size_t i = 0; i < n; i++)
+            if (is_canary(h[i]) && is_canary(want[i]))
+                unsure.push_back(i);
+        if (unsure.empty() || !last_solve_ || !got.fresh() ||
+            got.serial() > last_solve_serial_)
+            return;
+        const unsigned char second = second_canary_byte<T>();
+        got.refill(second);
+        std::function<void()> again = last_solve_;
+        call(again, "solve");
+        std::vector<T> h2 = got.download();
+        for (size_t i : unsure) {
+            if (!is_fill(h2[i], second))
+                continue;
+            c.unwritten++;
+            if (c.bad++ != 0)
+                continue;
+            note_first(c, i, h[i], want[i]);
+            c.got_text = "(not written)";
+            c.note = "never written: the right answer here equals the canary the "
+                     "harness fills outputs with, so solve ran again over a "
+                     "different canary, which this element still held";
+        }
+    }
+
+    Options opt_;
+    Result result_;
+    std::string case_;
+    std::function<void()> last_solve_;
+    uint64_t last_solve_serial_ = 0;
+    uint64_t case_seed_ = 0;
+    void* flush_ = nullptr;
+    size_t flush_bytes_ = 0;
+    cudaEvent_t ev_[2] = {nullptr, nullptr};
+    bool emitted_ = false;
+    int devices_ = 1;
+
+    /* Where the run is, for the runner's progress line: one line in the
+     * file CUDALAB_PROGRESS names, replaced at each step.  Best effort. */
+    static void progress(const std::string& what)
+    {
+        const char* path = getenv("CUDALAB_PROGRESS");
+        FILE* f = path && *path ? fopen(path, "w") : nullptr;
+
+        if (!f)
+            return;
+        fprintf(f, "%s\n", what.c_str());
+        fclose(f);
+    }
+
+    void emit()
+    {
+        if (emitted_)
+            return;
+        emitted_ = true;
+        write_result(result_json(result_));
+    }
+
+    std::string where(const char* what) const
+    {
+        if (case_.empty())
+            return what;
+        return fmt("%s (case %s, seed %llu)", what, case_.c_str(),
+                   (unsigned long long)case_seed_);
+    }
+
+    int attr(cudaDeviceAttr a)
+    {
+        int v = 0;
+        if (cudaDeviceGetAttribute(&v, a, 0) != cudaSuccess)
+            v = 0;
+        return v;
+    }
+
+    void query_device()
+    {
+        int count = 0;
+        cuda(cudaGetDeviceCount(&count), "looking for a CUDA device");
+        if (count < 1)
+            die("cudaErrorNoDevice", "no CUDA-capable device is detected",
+                "looking for a CUDA device");
+        cudaDeviceProp p;
+        memset(&p, 0, sizeof p);
+        cuda(cudaGetDeviceProperties(&p, 0), "reading the device properties");
+        DeviceInfo& d = result_.device;
+        d.known = true;
+        d.name = p.name;
+        d.cc_major = attr(cudaDevAttrComputeCapabilityMajor);
+        d.cc_minor = attr(cudaDevAttrComputeCapabilityMinor);
+        d.sm_count = attr(cudaDevAttrMultiProcessorCount);
+        d.l2_bytes = attr(cudaDevAttrL2CacheSize);
+        d.peak_gbps = peak_gbps(attr(cudaDevAttrMemoryClockRate),
+                                attr(cudaDevAttrGlobalMemoryBusWidth));
+        d.peaks = find_peaks(p.name);
+        result_.simt = d.name.compare(0, 4, "simt") == 0;
+        (void)cudaGetLastError(); /* an attribute the device lacks is no error */
+    }
+
+    template <class F> void time_emulated(F& fn)
+    {
+        (void)cudaGetLastError();
+        auto t0 = std::chrono::steady_clock::now();
+        fn();
+        cuda(cudaGetLastError(), "launching the timed run");
+        sync_all("running the timed run");
+        std::chrono::duration<double, std::milli> ms =
+            std::chrono::steady_clock::now() - t0;
+        result_.timing.stats = summarize({ms.count()});
+        result_.timing.emulated = true;
+        result_.timing.l2_flushed = false;
+    }
+
+    void timing_setup()
+    {
+        if (!flush_) {
+            long long l2 = result_.device.l2_bytes > 0 ? result_.device.l2_bytes
+                                                       : 64ll << 20;
+            flush_bytes_ = (size_t)(2 * l2);
+            cuda(cudaMalloc(&flush_, flush_bytes_), "allocating the L2 flush buffer");
+        }
+        for (cudaEvent_t& e : ev_)
+            if (!e)
+                cuda(cudaEventCreate(&e), "creating timing events");
+    }
+
+    /* One sample: flush the L2, then k calls between two events; returns
+     * milliseconds per call. */
+    template <class F> double sample(F& fn, int k)
+    {
+        static int flip;
+        flip ^= 1;
+        cuda(cudaMemsetAsync(flush_, flip, flush_bytes_, 0), "flushing the L2");
+        cuda(cudaEventRecord(ev_[0], 0), "recording a timing event");
+        for (int i = 0; i < k; i++)
+            fn();
+        cuda(cudaGetLastError(), "launching a timed run");
+        cuda(cudaEventRecord(ev_[1], 0), "recording a timing event");
+        cuda(cudaEventSynchronize(ev_[1]), "running a timed run");
+        float ms = 0;
+        cuda(cudaEventElapsedTime(&ms, ev_[0], ev_[1]), "reading a timing event");
+        return (double)ms / k;
+    }
+
+    template <class F> void time_gpu(F& fn)
+    {
+        const TimingRule rule;
+        timing_setup();
+        (void)cudaGetLastError();
+        for (int i = 0; i < 2; i++)
+            fn();
+        cuda(cudaGetLastError(), "launching a warm-up run");
+        cuda(cudaDeviceSynchronize(), "running a warm-up run");
+        std::vector<double> est;
+        for (int i = 0; i < 3; i++)
+            est.push_back(sample(fn, 1));
+        int k = batch_size(summarize(est).median, rule);
+
+        std::vector<double> ms;
+        Stats s;
+        auto t0 = std::chrono::steady_clock::now();
+        for (;;) {
+            ms.push_back(sample(fn, k));
+            s = summarize(ms);
+            std::chrono::duration<double> el = std::chrono::steady_clock::now() - t0;
+            if (timing_done(s, el.count(), rule))
+                break;
+        }
+        result_.timing.stats = s;
+        result_.timing.l2_flushed = true;
+        result_.timing.batched = k;
+    }
+};
+
+/* -------------------------------------------------------- simt counters */
+
+/* simt's profiler counters (README, "simt's counters JSON"), summed over
+ * every kernel of this process so far. */
+struct SimtCounters {
+    bool available = false; /* false on a GPU: every count is 0 */
+    unsigned long long launches = 0, warp_instructions = 0;
+    unsigned long long global_load_requests = 0, global_store_requests = 0;
+    unsigned long long global_load_sectors = 0, global_store_sectors = 0;
+    unsigned long long shared_load_requests = 0, shared_store_requests = 0;
+    unsigned long long shared_bank_conflicts = 0;
+};
+
+/* The counters now; on simt the first call turns counting on (when
+ * CUDALAB_SIMT_COUNTERS has not), so what ran before it is not counted. */
+inline SimtCounters simt_counters()
+{
+    SimtCounters c;
+    if (!cudalab_simt_counter)
+        return c;
+    struct {
+        const char* name;
+        unsigned long long* value;
+    } fields[] = {
+        {"launches", &c.launches},
+        {"warp_instructions", &c.warp_instructions},
+        {"global_load_requests", &c.global_load_requests},
+        {"global_store_requests", &c.global_store_requests},
+        {"global_load_sectors", &c.global_load_sectors},
+        {"global_store_sectors", &c.global_store_sectors},
+        {"shared_load_requests", &c.shared_load_requests},
+        {"shared_store_requests", &c.shared_store_requests},
+        {"shared_bank_conflicts", &c.shared_bank_conflicts},
+    };
+    c.available = true;
+    for (auto& f : fields)
+        if (cudalab_simt_counter(f.name, f.value) != 0)
+            c.available = false;
+    return c;
+}
+
+/* What happened between two readings. */
+inline SimtCounters operator-(const SimtCounters& a, const SimtCounters& b)
+{
+    SimtCounters d;
+    d.available = a.available && b.available;
+    d.launches = a.launches - b.launches;
+    d.warp_instructions = a.warp_instructions - b.warp_instructions;
+    d.global_load_requests = a.global_load_requests - b.global_load_requests;
+    d.global_store_requests = a.global_store_requests - b.global_store_requests;
+    d.global_load_sectors = a.global_load_sectors - b.global_load_sectors;
+    d.global_store_sectors = a.global_store_sectors - b.global_store_sectors;
+    d.shared_load_requests = a.shared_load_requests - b.shared_load_requests;
+    d.shared_store_requests = a.shared_store_requests - b.shared_store_requests;
+    d.shared_bank_conflicts = a.shared_bank_conflicts - b.shared_bank_conflicts;
+    return d;
+}
+
+/* Routes a failed CUDA call to the running Lab (runtime_error, exit 2). */
+inline void check_cuda(cudaError_t e, const char* what)
+{
+    if (e == cudaSuccess)
+        return;
+    if (current_lab())
+        current_lab()->cuda(e, what);
+    fprintf(stderr, "lab: %s: %s (%s)\n", what, cudaGetErrorString(e),
+            cudaGetErrorName(e));
+    exit(2);
+}
+} /* namespace lab */
+
+#endif
