@@ -14,7 +14,7 @@ int hz_nreports;
 static uint64_t dropped;
 
 const char *const hz_acc_words[] = {"read", "write", "atomic",
-					"cp.async write", ""};
+				    "cp.async write", ""};
 
 static const char *base_name(const char *path)
 {
