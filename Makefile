@@ -14,6 +14,10 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/cudalab
+DOCDIR ?= $(PREFIX)/share/doc/cudalab
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 INCLUDEDIR ?= $(PREFIX)/include
 BUILD ?= build
 CC ?= cc
@@ -32,7 +36,7 @@ SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fn
 
 # Flags cudalab needs, kept apart from the user's CFLAGS/CPPFLAGS/LDFLAGS.
 REQ_CPPFLAGS := -Iinclude -D_GNU_SOURCE -DCUDALAB_VERSION='"$(VERSION)"' \
-	-DCUDALAB_DATADIR='"$(DATADIR)"'
+	-DCUDALAB_DATADIR='"$(DATADIR)"' -DCUDALAB_DOCDIR='"$(DOCDIR)"'
 REQ_CFLAGS := -std=c11 -pthread -MMD -MP $(WARN) $(SAN_FLAGS)
 APP_CFLAGS = $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 SIMT_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
