@@ -166,6 +166,7 @@ int cli_solution(struct cli *c, int argc, char **argv);
 int cli_reset(struct cli *c, int argc, char **argv);
 int cli_watch(struct cli *c, int argc, char **argv);
 int cli_run(struct cli *c, int argc, char **argv);
+int cli_complete(struct cli *c, int argc, char **argv);
 
 /* What check, bench and watch share (check.c). */
 struct exercise;

@@ -1,5 +1,6 @@
 /* help.c — the table of verbs and options, and the help printed from it.
- */
+ * The same table drives `cudalab __complete` (complete.c), and the test
+ * suite tests/docs checks the man page against what this prints. */
 #include "cudalab/cli.h"
 
 #include <stdlib.h>
@@ -147,6 +148,11 @@ const struct cli_verb cli_verbs[] = {
 	  .help = "Reads a check request on stdin and answers on stdout; --backend\n"
 		  "ssh:HOST runs it over ssh and --backend slurm under srun. It needs to be\n"
 		  "installed where the GPU is (make install PREFIX=~/.local).\n" },
+	{ .name = "__complete", .args = "-- WORD...", .fn = cli_complete, .hidden = 1,
+	  .summary = "the candidates for the last WORD, one a line (for shell completion)",
+	  .help = "WORDs are the words after 'cudalab', the last one being completed\n"
+		  "(empty for a new word). A line ':file' or ':dir' asks the shell for\n"
+		  "file or directory names.\n" },
 };
 const unsigned cli_n_verbs = sizeof cli_verbs / sizeof cli_verbs[0];
 
