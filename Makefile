@@ -3,7 +3,8 @@
 #   make            build build/cudalab (and build/libcudalab-simt.a)
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
-#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h
+#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h,
+#                   man page, docs/ and bash and zsh completion
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
@@ -237,17 +238,27 @@ test-gpu:
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/simt/gpu.sh
 
 install: $(BIN)
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(BASHCOMPDIR)' \
+		'$(DESTDIR)$(ZSHCOMPDIR)'
 	install -m 0755 $(BIN) '$(DESTDIR)$(BINDIR)/cudalab'
 	if [ -f include/cudalab/lab.h ]; then install -m 0644 include/cudalab/lab.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'; fi
 	rm -rf '$(DESTDIR)$(DATADIR)/lessons' '$(DESTDIR)$(DATADIR)/exercises'
 	cp -R lessons exercises '$(DESTDIR)$(DATADIR)/'
 	if [ -f $(SIMT_LIB) ]; then install -m 0644 $(SIMT_LIB) '$(DESTDIR)$(DATADIR)/'; fi
+	sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' man/cudalab.1 \
+		>'$(DESTDIR)$(MANDIR)/man1/cudalab.1'
+	chmod 0644 '$(DESTDIR)$(MANDIR)/man1/cudalab.1'
+	install -m 0644 docs/*.md '$(DESTDIR)$(DOCDIR)/'
+	install -m 0644 completions/cudalab.bash '$(DESTDIR)$(BASHCOMPDIR)/cudalab'
+	install -m 0644 completions/_cudalab '$(DESTDIR)$(ZSHCOMPDIR)/_cudalab'
 
 uninstall:
-	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'
+	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h' \
+		'$(DESTDIR)$(MANDIR)/man1/cudalab.1' '$(DESTDIR)$(BASHCOMPDIR)/cudalab' \
+		'$(DESTDIR)$(ZSHCOMPDIR)/_cudalab'
 	-rmdir '$(DESTDIR)$(INCLUDEDIR)/cudalab' 2>/dev/null
-	rm -rf '$(DESTDIR)$(DATADIR)'
+	rm -rf '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(DOCDIR)'
 
 clean:
 	rm -rf $(BUILD)
