@@ -54,7 +54,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
+SCRIPT_SUITES := $(wildcard tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh tests/docs/run.sh)
 
 # Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
 FUZZ_SIMT_TARGETS := ptx fatbin
