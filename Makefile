@@ -4,7 +4,8 @@
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
 #   make check-layers  the includes follow simt's rooms and the module graph
-#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/
+#   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/,
+#                   man page, docs/ and bash and zsh completion
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
@@ -15,6 +16,10 @@ VERSION := 0.1.0
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/cudalab
+DOCDIR ?= $(PREFIX)/share/doc/cudalab
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 INCLUDEDIR ?= $(PREFIX)/include
 BUILD ?= build
 CC ?= cc
@@ -33,7 +38,7 @@ SAN_FLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fn
 
 # Flags cudalab needs, kept apart from the user's CFLAGS/CPPFLAGS/LDFLAGS.
 REQ_CPPFLAGS := -Iinclude -D_GNU_SOURCE -DCUDALAB_VERSION='"$(VERSION)"' \
-	-DCUDALAB_DATADIR='"$(DATADIR)"'
+	-DCUDALAB_DATADIR='"$(DATADIR)"' -DCUDALAB_DOCDIR='"$(DOCDIR)"'
 REQ_CFLAGS := -std=c11 -pthread -MMD -MP $(WARN) $(SAN_FLAGS)
 APP_CFLAGS = $(REQ_CPPFLAGS) $(PKG_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 # simt's includes are written relative to src/simt ("exec/exec.h").
@@ -57,7 +62,7 @@ UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/layers/run.sh tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh)
+SCRIPT_SUITES := $(wildcard tests/layers/run.sh tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh tests/docs/run.sh)
 
 # Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
 FUZZ_SIMT_TARGETS := ptx fatbin
@@ -251,7 +256,9 @@ test-gpu:
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/simt/gpu.sh
 
 install: $(BIN)
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab'
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(INCLUDEDIR)/cudalab' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(BASHCOMPDIR)' \
+		'$(DESTDIR)$(ZSHCOMPDIR)'
 	install -m 0755 $(BIN) '$(DESTDIR)$(BINDIR)/cudalab'
 	if [ -f include/cudalab/lab.h ]; then install -m 0644 include/cudalab/lab.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'; \
 		install -d '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab'; \
@@ -259,12 +266,20 @@ install: $(BIN)
 	rm -rf '$(DESTDIR)$(DATADIR)/lessons' '$(DESTDIR)$(DATADIR)/exercises'
 	cp -R lessons exercises '$(DESTDIR)$(DATADIR)/'
 	if [ -f $(SIMT_LIB) ]; then install -m 0644 $(SIMT_LIB) '$(DESTDIR)$(DATADIR)/'; fi
+	sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' man/cudalab.1 \
+		>'$(DESTDIR)$(MANDIR)/man1/cudalab.1'
+	chmod 0644 '$(DESTDIR)$(MANDIR)/man1/cudalab.1'
+	install -m 0644 docs/*.md '$(DESTDIR)$(DOCDIR)/'
+	install -m 0644 completions/cudalab.bash '$(DESTDIR)$(BASHCOMPDIR)/cudalab'
+	install -m 0644 completions/_cudalab '$(DESTDIR)$(ZSHCOMPDIR)/_cudalab'
 
 uninstall:
-	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h'
+	rm -f '$(DESTDIR)$(BINDIR)/cudalab' '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab.h' \
+		'$(DESTDIR)$(MANDIR)/man1/cudalab.1' '$(DESTDIR)$(BASHCOMPDIR)/cudalab' \
+		'$(DESTDIR)$(ZSHCOMPDIR)/_cudalab'
 	rm -rf '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab'
 	-rmdir '$(DESTDIR)$(INCLUDEDIR)/cudalab' 2>/dev/null
-	rm -rf '$(DESTDIR)$(DATADIR)'
+	rm -rf '$(DESTDIR)$(DATADIR)' '$(DESTDIR)$(DOCDIR)'
 
 clean:
 	rm -rf $(BUILD)

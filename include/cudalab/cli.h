@@ -1,4 +1,4 @@
-/* cli.h — the command-line verbs (README, "Command line"), one file each under
+/* cli.h — the command-line verbs (cudalab(1), docs/guide.md), one file each under
  * src/cli/.  main() parses the global options and hands the rest here. */
 #ifndef CUDALAB_CLI_H
 #define CUDALAB_CLI_H
@@ -58,11 +58,42 @@ int cli_default_backend(struct cli *c, struct cli_backend *b);
  * in c and b).  0, or the exit code after an error. */
 int cli_remote_setup(struct cli *c, const struct cli_backend *b, struct run_remote *r);
 
+/* What a word on the command line is: it decides what `cudalab
+ * __complete` offers for an operand or an option's value. */
+enum cli_value {
+	CLI_NONE,     /* free text: a number, a macro */
+	CLI_FILE,
+	CLI_DIR,
+	CLI_BACKEND,  /* auto, gpu, simt, ssh:HOST, slurm */
+	CLI_REMOTE,   /* ssh:HOST, slurm */
+	CLI_LESSON,   /* a lesson or exercise id (read) */
+	CLI_EXERCISE,
+	CLI_ITEM,     /* a reading item id */
+	CLI_STATUS,   /* done, reading, unread */
+	CLI_KIND      /* lessons, reading, exercises */
+};
+
+/* One option of a verb, or a global one.  The table prints --help; the
+ * man page and the completion scripts are checked against it. */
+struct cli_option {
+	const char *name;  /* "--backend", "-I"; NULL ends a list */
+	const char *alias; /* a short form ("-h" of --help), or NULL */
+	const char *arg;   /* its value in help ("B"); NULL: a flag */
+	const char *help;  /* lines after the first are indented under it */
+	enum cli_value value;
+	int required;      /* shown without brackets in the synopsis */
+};
+
 struct cli_verb {
 	const char *name;
-	const char *args;    /* synopsis after the verb name */
-	const char *summary; /* one line */
-	const char *help;    /* the rest of `cudalab VERB --help` */
+	const char *args;     /* operands, before the options in the synopsis */
+	const char *tail;     /* what follows the options ("FILE... [-- ARGS]") */
+	const char *summary;  /* one line */
+	const char *help;     /* prose of `cudalab VERB --help` */
+	const struct cli_option *options;
+	enum cli_value operands[2]; /* the first operand, and every later one */
+	const char *doc;      /* the page of docs/ that explains it */
+	int hidden;           /* not listed by --help (__complete) */
 	int (*fn)(struct cli *c, int argc, char **argv); /* argv[0] is the verb */
 };
 
@@ -77,8 +108,18 @@ int cli_dispatch(struct cli *c, int argc, char **argv);
 int cli_tui(struct cli *c);
 /* Runs the TUI opened at start ("lesson:ID" or "exercise:ID"). */
 int cli_tui_at(struct cli *c, const char *start);
+/* `cudalab --help` and `cudalab VERB --help` (help.c), from cli_verbs[]
+ * and cli_global_options[]; cli_verb_help returns -1 for no such verb. */
 void cli_usage(FILE *out);
 int cli_verb_help(const char *verb, FILE *out);
+/* The verb named name, hidden ones included, or NULL. */
+const struct cli_verb *cli_verb_find(const char *name);
+/* The path of a page of the documentation: docs/PAGE of the source tree
+ * this binary runs from, else the installed copy.  Caller frees. */
+char *cli_doc_path(const char *page);
+/* The source tree this binary runs from (build/ inside it), or NULL.
+ * Caller frees. */
+char *cli_source_tree(void);
 
 /* Reports a usage error as one line on stderr and returns EXIT_USAGE. */
 int cli_usage_error(const struct cli *c, const char *fmt, ...) UTIL_PRINTF(2, 3);
@@ -108,6 +149,8 @@ int cli_is_help(const char *arg);
 
 extern const struct cli_verb cli_verbs[];
 extern const unsigned cli_n_verbs;
+/* --home, --content, --help, --version: main.c parses them. */
+extern const struct cli_option cli_global_options[];
 
 int cli_read(struct cli *c, int argc, char **argv);
 int cli_list(struct cli *c, int argc, char **argv);
@@ -123,6 +166,7 @@ int cli_solution(struct cli *c, int argc, char **argv);
 int cli_reset(struct cli *c, int argc, char **argv);
 int cli_watch(struct cli *c, int argc, char **argv);
 int cli_run(struct cli *c, int argc, char **argv);
+int cli_complete(struct cli *c, int argc, char **argv);
 
 /* What check, bench and watch share (check.c). */
 struct exercise;

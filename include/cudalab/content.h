@@ -89,6 +89,10 @@ const struct lesson *catalog_lesson(const struct catalog *cat, const char *id);
  * most 2, or a third of its length), or NULL. */
 enum { CAT_LESSON = 1, CAT_EXERCISE = 2, CAT_READING = 4 };
 const char *catalog_suggest(const struct catalog *cat, int kinds, const char *id);
+/* Calls fn(id, ctx) for every id of the given kinds: each lesson followed
+ * by its reading items, in the catalog's order, then the exercises. */
+void catalog_each_id(const struct catalog *cat, int kinds,
+		     void (*fn)(const char *id, void *ctx), void *ctx);
 const struct exercise *catalog_exercise(const struct catalog *cat, const char *id);
 /* Finds a reading item by id anywhere in the catalog, or NULL. */
 const struct reading_item *catalog_item(const struct catalog *cat, const char *id);

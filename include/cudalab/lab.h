@@ -148,7 +148,7 @@
  * against a kernel of its own, say.
  *
  * The result JSON, written to the descriptor CUDALAB_RESULT_FD names (the
- * runner adds its own keys to it: README, "Result JSON"):
+ * runner adds its own keys to it: docs/guide.md, "Result JSON"):
  *   {"schema":1,"key":"...","exercise":"...","status":"pass|wrong|runtime_error",
  * key: what the runner passed in CUDALAB_RESULT_KEY_FD, read before main
  * (see result_key); the runner refuses a result without it.

@@ -1,7 +1,7 @@
 /* run.h — building and running CUDA programs: finding nvcc, choosing a
  * backend (a real GPU or simt), compiling with a build cache, running the
  * result under limits, and turning an exercise harness's report into a
- * verdict (README, "Result JSON").
+ * verdict (docs/guide.md, "Result JSON").
  *
  * Environment read here, besides PATH and CUDA_HOME:
  *   CUDALAB_NVCC      the nvcc to use (a name looked up in PATH, or a path);

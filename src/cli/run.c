@@ -143,7 +143,7 @@ static void simt_missing(const char *log)
 {
 	static const char *const libs[] = { "cuda", "cublas", "nccl" };
 	static const char mark[] = "undefined reference to `";
-	char **names = NULL;
+	char **names = NULL, *page;
 	size_t n = 0;
 	const char *s = log;
 
@@ -173,7 +173,9 @@ static void simt_missing(const char *log)
 		fprintf(stderr, "%s%s", i ? ", " : "", names[i]);
 		free(names[i]);
 	}
-	fprintf(stderr, " (README, \"What simt does not do yet\", lists what is missing)\n");
+	page = cli_doc_path("simt.md");
+	fprintf(stderr, " (%s, \"What simt does not do yet\", lists what is missing)\n", page);
+	free(page);
 	free(names);
 }
 

@@ -473,31 +473,44 @@ static size_t edit_distance(const char *a, const char *b, size_t cap)
 	return best;
 }
 
-static void consider(const char *cand, const char *id, size_t cap, const char **best,
-		     size_t *dist)
+void catalog_each_id(const struct catalog *cat, int kinds,
+		     void (*fn)(const char *id, void *ctx), void *ctx)
 {
-	size_t d = edit_distance(id, cand, cap);
+	size_t i, j;
 
-	if (d <= cap && d < *dist) {
-		*dist = d;
-		*best = cand;
+	for (i = 0; i < cat->n_lessons; i++) {
+		if (kinds & CAT_LESSON)
+			fn(cat->lessons[i].id, ctx);
+		for (j = 0; (kinds & CAT_READING) && j < cat->lessons[i].n_reading; j++)
+			fn(cat->lessons[i].reading[j].id, ctx);
+	}
+	for (i = 0; (kinds & CAT_EXERCISE) && i < cat->n_exercises; i++)
+		fn(cat->exercises[i].id, ctx);
+}
+
+/* The search of catalog_suggest: the nearest id so far within cap. */
+struct suggest {
+	const char *id, *best;
+	size_t cap, dist;
+};
+
+static void consider(const char *cand, void *ctx)
+{
+	struct suggest *s = ctx;
+	size_t d = edit_distance(s->id, cand, s->cap);
+
+	if (d <= s->cap && d < s->dist) {
+		s->dist = d;
+		s->best = cand;
 	}
 }
 
 const char *catalog_suggest(const struct catalog *cat, int kinds, const char *id)
 {
-	size_t cap = strlen(id) / 3 > 2 ? strlen(id) / 3 : 2, dist = SIZE_MAX, i, j;
-	const char *best = NULL;
+	struct suggest s = { id, NULL, strlen(id) / 3 > 2 ? strlen(id) / 3 : 2, SIZE_MAX };
 
-	for (i = 0; i < cat->n_lessons; i++) {
-		if (kinds & CAT_LESSON)
-			consider(cat->lessons[i].id, id, cap, &best, &dist);
-		for (j = 0; (kinds & CAT_READING) && j < cat->lessons[i].n_reading; j++)
-			consider(cat->lessons[i].reading[j].id, id, cap, &best, &dist);
-	}
-	for (i = 0; (kinds & CAT_EXERCISE) && i < cat->n_exercises; i++)
-		consider(cat->exercises[i].id, id, cap, &best, &dist);
-	return best;
+	catalog_each_id(cat, kinds, consider, &s);
+	return s.best;
 }
 
 const struct lesson *catalog_lesson(const struct catalog *cat, const char *id)

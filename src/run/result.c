@@ -1,7 +1,7 @@
 /* result.c — from a finished harness run (its exit, its report on the
  * result pipe, its output) to a verdict, a summary line and the result
  * JSON: the harness's object (include/cudalab/lab.h) with the runner's keys
- * added (README, "Result JSON"). */
+ * added (docs/guide.md, "Result JSON"). */
 #include "internal.h"
 
 #include <cJSON.h>

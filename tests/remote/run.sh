@@ -4,7 +4,7 @@
 # accepts one throwaway key, and a single-node SLURM (munged on a private
 # socket, slurmctld and slurmd on ports 6917 and 6918, one GRES-free
 # partition "debug").  The far side is this same build of cudalab.  Needs
-# root and Debian's openssh-server, slurm-wlm and munge (README, "Tests").
+# root and Debian's openssh-server, slurm-wlm and munge (docs/contributing.md, "Tests and benchmarks").
 # Ends with "remote: N passed, M failed".
 set -u
 BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}

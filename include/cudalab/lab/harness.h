@@ -397,7 +397,7 @@ private:
 
 /* -------------------------------------------------------- simt counters */
 
-/* simt's profiler counters (README, "simt's counters JSON"), summed over
+/* simt's profiler counters (docs/architecture.md, "simt's counters JSON"), summed over
  * every kernel of this process so far. */
 struct SimtCounters {
     bool available = false; /* false on a GPU: every count is 0 */
