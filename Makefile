@@ -125,7 +125,7 @@ $(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS) $(SRCS_STAMP)
 # Criterion counts a test that passed and then leaked as passed, so a
 # sanitizer report anywhere in the output fails the run.
 define run_unit_tests
-	@$(UNIT_BIN) --jobs 2 >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
+	@$(UNIT_BIN) --jobs 2 </dev/null >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
 	cat $(BUILD)/unit-tests.log; \
 	if grep -q 'Sanitizer' $(BUILD)/unit-tests.log; then \
 		echo 'unit tests: a sanitizer reported an error (above)'; exit 1; fi; \
@@ -151,7 +151,7 @@ $(FUZZ_SIMT_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/
 test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS)
 	@set -e; for s in $(SCRIPT_SUITES); do \
 		echo "== $$s"; \
-		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
+		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s </dev/null; \
 	done
 	@echo "== unit tests"
 	$(run_unit_tests)

@@ -15,6 +15,9 @@
 # SANITIZE=address,undefined builds the two test programs with sanitizers.
 # Ends with "harness: N passed, M failed".
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 NVCC=${NVCC:-}
 BUILD=${BUILD:-build}
 if [ -z "$NVCC" ]; then

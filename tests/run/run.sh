@@ -8,6 +8,9 @@
 # simt path links a stand-in library built here.  Expected values come
 # from the fixtures, written by hand.  Ends with "run: N passed, M failed".
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}
 if [ -z "${NVCC:-}" ]; then
 	echo "run: nvcc not found: skipped (install the CUDA toolkit)"
