@@ -10,6 +10,7 @@
 #include "cudalab/util.h"
 
 enum tab { TAB_LESSONS, TAB_READING, TAB_EXERCISES, TAB_COUNT };
+_Static_assert(TAB_COUNT == HOME_TABS, "struct home_place has a place per tab");
 enum row_kind { ROW_SECTION, ROW_LESSON, ROW_ITEM, ROW_EXERCISE };
 
 struct row {
@@ -116,6 +117,17 @@ static void *home_enter(struct tui *t, const char *arg)
 		move_sel(h, 0);
 	}
 	h->tab = TAB_LESSONS;
+	if (t->home.saved) {
+		/* the same place as when the learner left: the rows are those of
+		 * the same catalog, so the indices still hold */
+		h->tab = (enum tab)t->home.tab;
+		for (int tab = 0; tab < TAB_COUNT; tab++) {
+			if (t->home.sel[tab] < h->n_rows[tab])
+				h->sel[tab] = t->home.sel[tab];
+			if (t->home.top[tab] < h->n_rows[tab])
+				h->top[tab] = t->home.top[tab];
+		}
+	}
 	return h;
 }
 
@@ -123,7 +135,10 @@ static void home_leave(struct tui *t, void *state)
 {
 	struct home *h = state;
 
-	(void)t;
+	t->home.saved = 1;
+	t->home.tab = (int)h->tab;
+	memcpy(t->home.sel, h->sel, sizeof h->sel);
+	memcpy(t->home.top, h->top, sizeof h->top);
 	for (int i = 0; i < TAB_COUNT; i++)
 		free(h->rows[i]);
 	free(h);

@@ -79,12 +79,23 @@ struct location {
 	char *arg;
 };
 
+/* Where the home screen was left: its tab and, per tab, the selected and
+ * the first row shown, so that coming back from a lesson or an exercise
+ * finds the same place. */
+#define HOME_TABS 3
+struct home_place {
+	int saved;
+	int tab;
+	size_t sel[HOME_TABS], top[HOME_TABS];
+};
+
 struct tui {
 	const struct tui_config *cfg;
 	int rows, cols;
 	int mono;
 	char *flash;                    /* one-shot message for the status bar */
 	struct location next;           /* set by a handler returning TUI_NAVIGATE */
+	struct home_place home;         /* kept by home.c across visits */
 };
 
 /* Glyphs with an ASCII fallback when the locale is not UTF-8. */
