@@ -282,7 +282,9 @@ struct run_result {
  * learner's file, and fills *res.  Returns 0 with any verdict in
  * res->status, or -1 with res->error set when the environment does not
  * allow a run at all (no nvcc, GPU asked for but absent, no simt library,
- * unreadable files).  Either way, free res with run_result_free. */
+ * unreadable files), or when req->cancel was set in any phase (res->error
+ * "cancelled"; nothing is recorded).  Either way, free res with
+ * run_result_free. */
 int run_exercise(const struct run_request *req, struct run_result *res);
 void run_result_free(struct run_result *res);
 /* Fills res from a result JSON as run_exercise wrote it (an attempt kept
