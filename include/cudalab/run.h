@@ -359,12 +359,28 @@ int run_work_copy(const char *home, const struct exercise *ex, char **path, int 
  * -1 with errno set. */
 int run_work_reset(const char *home, const struct exercise *ex, char **path, char **bak);
 
-/* What a result says about the kernel, one line per finding.  From simt's
- * counters: lane use, coalescing, bank conflicts, divergence, local memory,
- * atomics, global traffic against the work's minimum and the roofline.
- * From a GPU bench: how far the time is from the roofline of the bound
- * that applies, timing noise and batching.  Returns the count (0 when the
- * result has neither); free with run_insights_free. */
+/* One finding about a result: the rule that made it ("coalescing",
+ * "banks", "divergence", "local", "atomics", "lanes", "traffic",
+ * "roofline", "idle", "gpu_bandwidth", "gpu_flops", "gpu_noise",
+ * "gpu_batched"), whether it asks for a change (advice) or only says what
+ * was measured, and its text. */
+struct run_insight {
+	const char *rule;
+	int advice;
+	char *text;
+};
+
+/* What a result says about the kernel, one finding per line.  From simt's
+ * counters of a run that went through (not a crash or timeout): lane use,
+ * coalescing, bank conflicts, divergence, local memory, atomics (by space
+ * and same-address contention where simt counts them), global traffic
+ * against the work's minimum and the roofline; advice names the kernel it
+ * is about.  From a GPU bench: how far the time is from the roofline of
+ * the bound that applies, timing noise and batching.  Returns the count
+ * (0 when the result has neither); free with run_insight_list_free. */
+size_t run_insight_list(const char *result_json, struct run_insight **out);
+void run_insight_list_free(struct run_insight *v, size_t n);
+/* The same findings' texts only; free with run_insights_free. */
 size_t run_insights(const char *result_json, char ***lines);
 void run_insights_free(char **lines, size_t n);
 
