@@ -695,6 +695,28 @@ watch_rechecks_on_save() {
 	cp "$T/wout" "$T/out"
 }
 
+# --- what the counters say ---------------------------------------------------
+# Each rule that gives advice fires on the kernel written for it
+# (fixtures/run/programs/insight_rules.cu), naming that kernel; the
+# harness suite checks that none fires on a reference solution.
+insight_rules_fire_on_their_kernels() {
+	tool=$(dirname "$BIN")/insight-lines
+	[ -x "$tool" ] || { note "no $tool (make builds it)"; return; }
+	cl run --backend simt --counters "$T/insight.json" "$FIX/programs/insight_rules.cu"
+	expect_rc 0
+	python3 -c 'import json, sys
+print(json.dumps({"status": "pass", "simt": json.load(open(sys.argv[1]))}))' \
+		"$T/insight.json" | "$tool" >"$T/findings" 2>&1 || note "$tool failed"
+	for want in "advice coalescing: global stores in scatter_store: 32.0 sectors" \
+		"advice banks: shared memory in column_read:" \
+		"advice divergence: " "advice local: local memory in local_array:"; do
+		grep -qF -- "$want" "$T/findings" || note "no finding: $want"
+	done
+	grep -q "^advice divergence: .* in sparse_branch diverged" "$T/findings" ||
+		note "the divergence advice does not name sparse_branch"
+	[ "$(grep -c '^advice' "$T/findings")" = 4 ] || note "$(cat "$T/findings")"
+}
+
 # --- run ------------------------------------------------------------------
 run_returns_the_programs_code() {
 	cl run "$FIX/programs/exit7.c" -- one "two words"
@@ -770,7 +792,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
-	bench_exercises_report run_usage_errors; do
+	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
 	# RUN_ONLY="name ..." runs just those
 	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done
