@@ -155,12 +155,17 @@ struct run_compile_error {
 	char *file;
 	int line;     /* 0 when the message names no line */
 	char *message;
+	int missing;  /* a function the harness calls that the file lacks */
 };
 /* Finds the errors in a compiler log: nvcc's "FILE(LINE): error: MSG",
  * the host compiler's "FILE:LINE:COL: error: MSG" and "fatal error",
- * and linker errors (no line).  Fills *out (caller frees with
+ * and linker errors (no line), each once.  Fills *out (caller frees with
  * run_compile_errors_free) and returns the count. */
 size_t run_log_errors(const char *log, struct run_compile_error **out);
+/* Says which missing functions the learner's file must define: each
+ * "undefined reference" to a function the harness's text declares becomes
+ * "your file must define void solve(...): ...", marked missing. */
+void run_log_missing(struct run_compile_error *e, size_t n, const char *harness);
 void run_compile_errors_free(struct run_compile_error *e, size_t n);
 
 /* --- exercises --------------------------------------------------------- */
@@ -383,6 +388,54 @@ void run_insight_list_free(struct run_insight *v, size_t n);
 /* The same findings' texts only; free with run_insights_free. */
 size_t run_insights(const char *result_json, char ***lines);
 void run_insights_free(char **lines, size_t n);
+
+/* --- simt's reports in the learner's terms (explain.c) ------------------ */
+
+/* "add_kernel" for "add_kernel(float const*, int)", "flash_forward<64>"
+ * for "(anonymous namespace)::flash_forward<64>(float const*)". */
+void run_kernel_name(const char *full, char *out, size_t size);
+
+/* Where simt stopped a kernel (an access out of bounds, a trap, a launch
+ * past its budget), from its report on the program's stderr: "simt: MSG"
+ * then "  in KERNEL at FILE:LINE (PTX line N), block (x,y,z) thread
+ * (x,y,z)". */
+struct run_fault {
+	char *message; /* "out-of-bounds global read of 4 bytes, ..." */
+	char *kernel;  /* "add_kernel" */
+	char *file;    /* the source's base name, NULL when not known */
+	int line;      /* 0 when not known */
+	int block[3], thread[3];
+};
+/* The first such report in err: 0 with *f filled (free it with
+ * run_fault_free), -1 when there is none. */
+int run_fault_find(const char *err, struct run_fault *f);
+void run_fault_free(struct run_fault *f);
+
+/* One access of a hazard, from simt's report. */
+struct run_access {
+	int line;           /* in the learner's file; 0 when not known */
+	const char *access; /* "read", "write", "atomic", ... or NULL */
+	int block[3];
+	int stream;         /* the stream a site names, else -1 */
+	int host;           /* a copy, a memset or the host's own access */
+};
+
+/* What a hazard report (its kind, space, kernel and message, as simt's
+ * hazards file has them) means in the learner's terms: the element it is
+ * about where the report and source (the learner's file, or NULL) tell it
+ * plainly, as "s[1]" for "offset 4 of the block's shared memory" when the
+ * kernel has one __shared__ array of floats, or "out[0]" for a race on
+ * "*out += acc", else NULL; and the usual fix in one line ("fix:
+ * atomicAdd(out, acc) at line 52; ...", "fix: a __syncthreads() between
+ * the write at line 12 and the read at line 15, ..."). */
+struct run_hazard_words {
+	char *place;
+	char *fix;
+};
+void run_hazard_words(const char *kind, const char *space, const char *kernel,
+		      const char *message, const struct run_access *a, int n, const char *source,
+		      struct run_hazard_words *w);
+void run_hazard_words_free(struct run_hazard_words *w);
 
 /* NCCL on simt's communication model (the "comm_model" of simt's counters
  * in the result): a first line naming the links and their bandwidths, then

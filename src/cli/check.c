@@ -200,17 +200,24 @@ static void print_cases(const struct run_result *r)
 	}
 }
 
+/* The errors, then the compiler's output, unless every error is a
+ * function the file lacks: the linker's lines about it name the
+ * harness's own functions, which help no one. */
 static void print_compile(const struct run_result *r)
 {
+	size_t missing = 0;
+
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct run_compile_error *e = &r->errors[i];
 
+		missing += e->missing;
 		if (e->file && e->line)
 			printf("  %s:%d: error: %s\n", e->file, e->line, e->message);
 		else
 			printf("  error: %s\n", e->message);
 	}
-	print_tail("compiler output", r->compile_log, 0, LOG_LINES);
+	if (missing == 0 || missing < r->n_errors)
+		print_tail("compiler output", r->compile_log, 0, LOG_LINES);
 }
 
 /* The totals, two to a line. */

@@ -476,7 +476,11 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	res->compile_log = b.log;
 	b.source_hash = b.log = NULL;
 	if (b.failed) {
+		char *text = read_file(harness, NULL);
+
 		res->n_errors = run_log_errors(res->compile_log, &res->errors);
+		run_log_missing(res->errors, res->n_errors, text);
+		free(text);
 		run_interpret_compile(req, res);
 	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK) {
 		if (check_on_simt(req, res, &b, &probe, cache) != 0)

@@ -91,24 +91,6 @@ struct kernel {
 	char name[96];
 };
 
-/* "flash_forward<32>" for "(anonymous namespace)::flash_forward<32>(float
- * const*, ...)": the name without its namespace and parameters. */
-static void short_name(const char *full, char *out, size_t size)
-{
-	const char *open = strchr(full, '('), *p = full, *start = full;
-
-	if (open == full) { /* "(anonymous namespace)::..." */
-		const char *close = strchr(full, ')');
-
-		p = start = close && close[1] == ':' && close[2] == ':' ? close + 3 : full;
-		open = strchr(p, '(');
-	}
-	for (const char *q = p; q < (open ? open : p + strlen(p)); q++)
-		if (q[0] == ':' && q[1] == ':' && !memchr(start, '<', (size_t)(q - start)))
-			start = q + 2;
-	snprintf(out, size, "%.*s", (int)((open ? open : start + strlen(start)) - start), start);
-}
-
 /* The kernels of simt's counters; the totals as one kernel without a
  * name when the counters list none. */
 static size_t kernels_of(const cJSON *simt, struct kernel **out)
@@ -122,7 +104,7 @@ static size_t kernels_of(const cJSON *simt, struct kernel **out)
 
 		*out = xrealloc(*out, (n + 1) * sizeof **out);
 		(*out)[n].c = k;
-		short_name(cJSON_IsString(name) ? name->valuestring : "a kernel", (*out)[n].name,
+		run_kernel_name(cJSON_IsString(name) ? name->valuestring : "a kernel", (*out)[n].name,
 			   sizeof (*out)[n].name);
 		n++;
 	}

@@ -428,6 +428,8 @@ static cJSON *errors_json(const struct run_result *res)
 		put(o, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
 		put(o, "line", e->line ? cJSON_CreateNumber(e->line) : cJSON_CreateNull());
 		put(o, "message", cJSON_CreateString(e->message));
+		if (e->missing)
+			put(o, "missing", cJSON_CreateTrue());
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -517,9 +519,10 @@ int run_result_from_json(const char *json, struct run_result *res)
 		struct run_compile_error *ce = &res->errors[res->n_errors++];
 		double line = num(e, "line");
 
-		ce->file = xstrdup(str(e, "file") ? str(e, "file") : "?");
+		ce->file = str(e, "file") ? xstrdup(str(e, "file")) : NULL;
 		ce->line = int_count_of(line, 0);
 		ce->message = xstrdup(str(e, "message") ? str(e, "message") : "");
+		ce->missing = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "missing"));
 	}
 	hz = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "simt"),
 					      "hazards");
