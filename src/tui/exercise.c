@@ -637,7 +637,9 @@ static void show_hazard(struct exscreen *x, const cJSON *h, const char *source)
 			site_access(x, site, &acc[n++]);
 	run_hazard_words(k, sp, cJSON_IsString(kernel) ? kernel->valuestring : NULL,
 			 cJSON_IsString(msg) ? msg->valuestring : NULL, acc, n, source, &w);
-	results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s", k, w.place ? " on " : "",
+	results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s",
+		    strcmp(k, "uninitialized") == 0 ? "uninitialized read" : k,
+		    !w.place ? "" : strcmp(k, "race") == 0 ? " on " : " of ",
 		    w.place ? w.place : "", in_space, name,
 		    cJSON_IsNumber(count) ? count->valueint : 1,
 		    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");

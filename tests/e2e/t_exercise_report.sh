@@ -2,7 +2,8 @@
 # another key, at 80x24 and at 120x40: where a kernel read out of bounds
 # and the line (not "no memory at all"), a compile error's line with the
 # compiler's caret (and 'o' shows the compiler's output), what an empty
-# file lacks (not linker lines), and a race's accesses, line and fix.
+# file lacks (not linker lines), a race's accesses, line and fix, and an
+# unwritten shared element by its name.
 if [ -z "${NVCC:-}" ]; then echo "no nvcc: skipped"; return 0; fi
 # the editor puts in the file named by $HOME_DIR/next
 printf '#!/bin/sh\ncp "$(cat "%s")" "$1"\n' "$HOME_DIR/next" >"$HOME_DIR/editor.sh"
@@ -29,6 +30,10 @@ sed 's/int i = blockIdx.x \* blockDim.x + threadIdx.x;/int i = blockIdx.x * bloc
 : >"$HOME_DIR/empty.cu"
 sed 's/atomicAdd(out, acc);/*out += acc;/' "$SRC/exercises/reduce-sum/solution.cu" \
 	>"$HOME_DIR/racy.cu"
+# warp 1 never writes its sum: warp_sums[1], 4 bytes into shared memory
+sed 's/        warp_sums\[warp\] = acc;/        if (warp != 1) warp_sums[warp] = acc;/' \
+	"$SRC/exercises/reduce-sum/solution.cu" >"$HOME_DIR/unwritten.cu"
+grep -q 'warp != 1' "$HOME_DIR/unwritten.cu"
 check_with() {
 	echo "$HOME_DIR/$1" >"$HOME_DIR/next"
 	keys e
@@ -73,6 +78,10 @@ for size in 80x24 120x40; do
 	wait_for "global write at kernel.cu:52, block ("
 	wait_for "52 | *out += acc;"
 	wait_for "fix: atomicAdd(out, acc) at line 52"
+	check_with unwritten.cu "HAZARD"
+	wait_for "uninitialized read of warp_sums[1] in shared memory in sum_kernel"
+	wait_for "49 | acc = lane < WARPS ? warp_sums[lane] : 0.0f;"
+	wait_for "fix: write every element the block reads, then __syncthreads()"
 	keys q
 	wait_for "1 Lessons"
 	keys q
