@@ -575,13 +575,17 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 
 	for (int i = 0; i < r->nmatches; i++) {
 		const struct doc_match *m = &r->matches[i];
-		int y = m->line - r->top + 1;
+		int y = m->line - r->top + 1, y2 = m->end_line - r->top + 1;
+		int end = m->end_line == m->line ? m->col_end : r->lay->lines[m->line].width;
 		enum ui_role role = i == r->match ? UI_SELECTED : UI_MATCH;
 
-		if (y < 1 || y > rows)
-			continue;
-		mvchgat(y, r->margin + m->col_start, m->col_end - m->col_start, term_attr(role),
-			0, NULL);
+		if (y >= 1 && y <= rows)
+			mvchgat(y, r->margin + m->col_start, end - m->col_start, term_attr(role), 0,
+				NULL);
+		/* the part on the next line, for a match over a wrap */
+		if (m->end_line != m->line && y2 >= 1 && y2 <= rows)
+			mvchgat(y2, r->margin + m->end_col_start, m->col_end - m->end_col_start,
+				term_attr(role), 0, NULL);
 	}
 	paint_quiz_focus(t, r);
 	if (r->focus >= 0) {
@@ -730,12 +734,16 @@ static void status_hint(struct tui *t, const struct reader *r)
 {
 	char hint[200];
 	int q = target_quiz(t, r);
-	bool search = r->query && *r->query && (r->searched || q < 0);
+	bool search = r->query && *r->query && (r->searched || q < 0), needs;
 	struct lesson_facts f;
 
 	/* With a quiz on screen, what digits do comes before the search,
-	 * except right after a search key. */
+	 * except right after a search key; on the last screen, what the
+	 * lesson still needs comes before a quiz already answered. */
 	lesson_facts(t, r, &f);
+	needs = r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f);
+	if (q >= 0 && needs && r->quizzes[q].answers > 0 && !r->quizzes[q].picked)
+		q = -1;
 	if (r->focus >= 0)
 		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
 			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
@@ -746,7 +754,7 @@ static void status_hint(struct tui *t, const struct reader *r)
 		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
 	else if (q >= 0)
 		quiz_hint(hint, sizeof hint, r, q);
-	else if (r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f))
+	else if (needs)
 		completion_hint(hint, sizeof hint, &f);
 	else
 		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
