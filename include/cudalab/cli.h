@@ -127,6 +127,7 @@ int cli_run(struct cli *c, int argc, char **argv);
 /* What check, bench and watch share (check.c). */
 struct exercise;
 struct cli_ex_opts {
+	const char *verb;         /* check, bench or watch: the errors' prefix */
 	const char *exercise;     /* the id given */
 	const char *file;         /* --file, NULL for the learner's copy */
 	enum run_backend backend;

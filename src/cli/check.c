@@ -79,6 +79,7 @@ int cli_ex_parse(struct cli *c, int argc, char **argv, int allow_json, struct cl
 	const char *verb = argv[0];
 
 	memset(o, 0, sizeof *o);
+	o->verb = verb;
 	o->backend = BACKEND_AUTO;
 	o->seed = -1;
 	for (int i = 1; i < argc; i++) {
@@ -114,16 +115,17 @@ int cli_ex_prepare(struct cli *c, const struct cli_ex_opts *o, const struct exer
 	*file = NULL;
 	*ex = catalog_exercise(cli_catalog(c), o->exercise);
 	if (!*ex)
-		return cli_unknown_id(c, NULL, "exercise", o->exercise, CAT_EXERCISE, "exercises");
+		return cli_unknown_id(c, o->verb, "exercise", o->exercise, CAT_EXERCISE, "exercises");
 	if (o->file) {
 		if (access(o->file, R_OK) != 0)
-			return cli_error(c, "cannot read %s: %s", o->file, strerror(errno));
+			return cli_error(c, "%s: cannot read %s: %s", o->verb, o->file,
+					 strerror(errno));
 		*file = xstrdup(o->file);
 		return 0;
 	}
 	if (run_work_copy(c->home, *ex, file, &created) != 0)
-		return cli_error(c, "cannot make your copy of %s in %s/work: %s", (*ex)->id,
-				 c->home, strerror(errno));
+		return cli_error(c, "%s: cannot make your copy of %s in %s/work: %s", o->verb,
+				 (*ex)->id, c->home, strerror(errno));
 	if (created)
 		fprintf(stderr, "Your copy of %s is %s: edit it there.\n", (*ex)->id, *file);
 	return 0;
@@ -404,6 +406,17 @@ static int is_scratch(struct cli *c, const struct exercise *ex, const char *file
 	return scratch;
 }
 
+/* A check of another file than the learner's copy is kept apart from
+ * their progress: said on stderr, with where the copy is. */
+static void scratch_note(struct cli *c, const struct exercise *ex, const char *file)
+{
+	char *copy = xasprintf("%s/work/%s/kernel.cu", c->home, ex->id);
+
+	fprintf(stderr, "not counted: %s is not your copy of %s (%s); the attempt is kept apart "
+		"and your progress is unchanged\n", file, ex->id, copy);
+	free(copy);
+}
+
 int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise *ex,
 	       const char *file, enum run_mode mode, const volatile sig_atomic_t *cancel)
 {
@@ -449,6 +462,8 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 		rc = res.status == RUN_PASS ? EXIT_OK : EXIT_FAILED;
 		if (res.not_recorded)
 			cli_warn(c, "the attempt was not recorded: %s", res.not_recorded);
+		else if (req.scratch)
+			scratch_note(c, ex, file);
 	}
 	run_result_free(&res);
 	if (own)

@@ -438,45 +438,10 @@ void catalog_free(struct catalog *cat)
 	free(cat);
 }
 
-/* Levenshtein distance of a and b, or more than cap when it exceeds it. */
-static size_t edit_distance(const char *a, const char *b, size_t cap)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, best, *row;
-
-	if ((la > lb ? la - lb : lb - la) > cap || la > 256 || lb > 256)
-		return cap + 1;
-	row = xcalloc(lb + 1, sizeof *row);
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < d)
-				d = up + 1;
-			if (row[j - 1] + 1 < d)
-				d = row[j - 1] + 1;
-			diag = up;
-			row[j] = d;
-			if (d < best)
-				best = d;
-		}
-		if (best > cap)
-			break;
-	}
-	best = i > la ? row[lb] : cap + 1;
-	free(row);
-	return best;
-}
-
 static void consider(const char *cand, const char *id, size_t cap, const char **best,
 		     size_t *dist)
 {
-	size_t d = edit_distance(id, cand, cap);
+	size_t d = str_distance(id, cand, cap);
 
 	if (d <= cap && d < *dist) {
 		*dist = d;
@@ -486,7 +451,7 @@ static void consider(const char *cand, const char *id, size_t cap, const char **
 
 const char *catalog_suggest(const struct catalog *cat, int kinds, const char *id)
 {
-	size_t cap = strlen(id) / 3 > 2 ? strlen(id) / 3 : 2, dist = SIZE_MAX, i, j;
+	size_t cap = str_near_cap(id), dist = SIZE_MAX, i, j;
 	const char *best = NULL;
 
 	for (i = 0; i < cat->n_lessons; i++) {

@@ -651,9 +651,12 @@ solution_only_after_a_pass() {
 	expect_rc 0
 	expect_out "SOLUTION-MARKER"
 	expect_err "warning"
-	# a pass of some other file (a scratch attempt) does not count
+	# a pass of some other file (a scratch attempt) does not count, and
+	# says so, naming the learner's copy
 	clenv CUDALAB_HOME="$home" "$BIN" check square --file "$SQ/solution.cu"
 	expect_rc 0
+	expect_out "PASS square"
+	expect_err "not counted: $SQ/solution.cu is not your copy of square ($home/work/square/kernel.cu)"
 	clenv CUDALAB_HOME="$home" "$BIN" solution square
 	expect_rc 1
 	mkdir -p "$home/work/square"
