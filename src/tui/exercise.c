@@ -910,24 +910,45 @@ static void offer_next(struct tui *t, struct exscreen *x)
 							"left: every one is passed."));
 }
 
-/* The last attempt's verdict, from the store, under a line saying when. */
+/* Whether the learner's file is still the one an attempt checked: the
+ * same FNV-1a digest of its text as the build keeps. */
+static int same_file(const struct exscreen *x, const char *hash)
+{
+	size_t len;
+	char *text = x->file ? read_file(x->file, &len) : NULL, hex[17];
+
+	if (!text || !hash)
+		return !hash; /* nothing to tell them apart by */
+	run_hash_hex(run_fnv1a64(RUN_FNV_INIT, text, len), hex);
+	free(text);
+	return strcmp(hex, hash) == 0;
+}
+
+/* The last attempt's verdict, from the store, under a line saying when;
+ * only one line when the file has changed since (an edit elsewhere, a
+ * reset), as that verdict is no longer the file's. */
 static void show_last_verdict(struct tui *t, struct exscreen *x)
 {
 	struct attempt *a = NULL;
 	struct run_result r;
 	size_t n = 0;
 	char when[64];
+	time_t at;
+	struct tm tm;
 
 	if (!t->cfg->st || store_attempts(t->cfg->st, x->ex->id, 1, &a, &n) != 0 || n == 0)
 		return;
-	if (run_result_from_json(a[0].result_json, &r) == 0) {
-		time_t at = (time_t)a[0].at;
-		struct tm tm;
-
+	at = (time_t)a[0].at;
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime_r(&at, &tm));
+	if (run_result_from_json(a[0].result_json, &r) != 0) {
+		/* nothing to show */
+	} else if (!same_file(x, a[0].source_hash)) {
+		results_add(x, UI_DIM, "Your file changed since your last %s (%s, %s): c checks "
+			    "it as it is now.", a[0].mode, verdict_text(r.status), when);
+	} else {
 		show_result(x, &r);
 		if (r.status == RUN_PASS)
 			offer_next(t, x);
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime_r(&at, &tm));
 		results_insert(x, 0, UI_DIM, xasprintf("Your last %s, %s (c: check again):",
 						       a[0].mode, when));
 	}
