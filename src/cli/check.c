@@ -450,7 +450,12 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 		req.progress = show_phase;
 	fflush(stdout);
 	if (run_exercise(&req, &res) != 0) {
-		rc = *cancel ? EXIT_FAILED : cli_error(c, "%s: %s", run_mode_name(mode), res.error);
+		/* a backend the learner did not name came from the config */
+		rc = *cancel ? EXIT_FAILED
+		     : !o->backend_given && c->cfg.backend
+			     ? cli_error(c, "%s: %s (the backend %s is set in %s/config)",
+					 run_mode_name(mode), res.error, c->cfg.backend, c->home)
+			     : cli_error(c, "%s: %s", run_mode_name(mode), res.error);
 	} else {
 		if (res.backend_note && !o->json)
 			cli_warn(c, "%s", res.backend_note);

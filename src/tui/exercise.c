@@ -1050,20 +1050,30 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 {
 	struct check_job j;
 	pthread_t th;
+	const char *origin = NULL;
+	char *error = NULL;
 
 	if (!x->file) {
 		tui_flash(t, "you have no copy to check (see the path above)");
 		return;
 	}
 	memset(&j, 0, sizeof j);
+	j.req.backend = t->cfg->backend;
+	j.req.remote = t->cfg->remote;
+	if (t->cfg->settings && t->cfg->settings(t->cfg->settings_ctx, &j.req.backend,
+						 &j.req.remote, &origin, &error) != 0) {
+		results_clear(x);
+		results_add(x, UI_WARN, "cannot %s: %s", run_mode_name(mode), error);
+		tui_flash(t, "the config has a problem: see above");
+		free(error);
+		return;
+	}
 	pthread_mutex_init(&j.mu, NULL);
 	j.req.ex = x->ex;
 	j.req.source = x->file;
 	j.req.home = t->cfg->home;
 	j.req.content = t->cfg->content_dir;
 	j.req.mode = mode;
-	j.req.backend = t->cfg->backend;
-	j.req.remote = t->cfg->remote;
 	j.req.seed = -1;
 	j.req.progress = job_progress;
 	j.req.progress_ctx = &j;
@@ -1088,7 +1098,9 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 		tui_flash(t, "cancelled");
 	} else if (j.rc != 0) {
 		results_clear(x);
-		results_add(x, UI_WARN, "cannot run: %s", j.res.error ? j.res.error : "unknown problem");
+		results_add(x, UI_WARN, "cannot run: %s%s%s%s",
+			    j.res.error ? j.res.error : "unknown problem", origin ? " (" : "",
+			    origin ? origin : "", origin ? ")" : "");
 	} else {
 		j.req.st = t->cfg->st;
 		run_record(&j.req, &j.res);

@@ -562,6 +562,22 @@ CU
 	printf '# where checks go\nbackend = ssh:gpubox\n' >"$CUDALAB_HOME/config"
 	r "$BIN" check square --file "$SQ/solution.cu" --json
 	json_expect "d['backend'] == 'ssh:gpubox'"
+	# doctor follows the config: the backend it names, and the far side
+	r "$BIN" doctor
+	expect_out "ok    backend   ssh:gpubox, from $CUDALAB_HOME/config: checks run there"
+	expect_out "ok    remote    ssh:gpubox is reachable: cudalab "
+	expect_no_out "auto uses"
+	# a check that cannot run on the config's backend names the config
+	printf 'backend = ssh:unknown\n' >"$CUDALAB_HOME/config"
+	r "$BIN" check square --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "(the backend ssh:unknown is set in $CUDALAB_HOME/config)"
+	r "$BIN" doctor
+	expect_rc 2
+	expect_out "FAIL  remote    ssh:unknown"
+	printf 'backend = gpu\n' >"$CUDALAB_HOME/config"
+	r CUDALAB_GPU=0 "$BIN" doctor
+	expect_out "FAIL  backend   gpu, from $CUDALAB_HOME/config: "
 	printf 'backend = ssh:gpubox\nbackend: simt\n' >"$CUDALAB_HOME/config"
 	r "$BIN" check square --file "$SQ/solution.cu"
 	expect_rc 2
