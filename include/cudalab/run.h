@@ -227,9 +227,9 @@ struct run_case {
 	long overruns;                   /* outputs written past their end */
 };
 /* What went wrong in a case, or its errors, in words for a case line:
- * "max abs err 1e-07  max rel err 2e-06", "17 of the elements never
- * written", "wrote past the end of the output; the values inside are
- * right" (caller frees). */
+ * "max abs err 1e-07  max rel err 2e-06", "17 elements never written
+ * (summed over the case's seeds)", "wrote past the end of the output;
+ * the values inside are right" (caller frees). */
 char *run_case_errors(const struct run_case *c);
 
 struct run_mismatch {

@@ -151,7 +151,8 @@ static const char *verdict_word(enum run_status s)
 	}
 }
 
-/* Prints the last max lines of text, indented. */
+/* Prints the last max lines of text, indented; dropped bytes of the
+ * output came after it and were not kept. */
 static void print_tail(const char *title, const char *text, size_t dropped, size_t max)
 {
 	const char *p, *start;
@@ -173,7 +174,11 @@ static void print_tail(const char *title, const char *text, size_t dropped, size
 			break;
 		}
 	}
-	printf("  %s%s:\n", title, start > text ? " (last lines)" : "");
+	/* what is kept is the start: its last lines come from the middle */
+	if (dropped)
+		printf("  %s (the last lines of the first 1 MiB, which is what was kept):\n", title);
+	else
+		printf("  %s%s:\n", title, start > text ? " (last lines)" : "");
 	while (start < p) {
 		const char *nl = memchr(start, '\n', (size_t)(p - start));
 		size_t len = nl ? (size_t)(nl - start) : (size_t)(p - start);

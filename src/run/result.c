@@ -532,6 +532,10 @@ int run_result_from_json(const char *json, struct run_result *res)
 	return 0;
 }
 
+/* A case's counts add up its seeds' (three in a check): "3 elements never
+ * written" of n=1 is one element in each. */
+#define SEEDS_SUMMED " (summed over the case's seeds)"
+
 char *run_case_errors(const struct run_case *c)
 {
 	struct strbuf sb;
@@ -547,11 +551,11 @@ char *run_case_errors(const struct run_case *c)
 	if (failed && sb.len && c->mismatches >= 0 && wrong <= 0) {
 		/* nothing else was wrong: the error figures would read as a pass */
 		sb_puts(&sb, c->overruns > 0 && !c->not_written ? "; the values inside are right"
-							      : "");
+								: SEEDS_SUMMED);
 		return sb_steal(&sb);
 	}
 	if (failed && wrong > 0 && sb.len)
-		sb_printf(&sb, "; %ld wrong value%s:", wrong, wrong == 1 ? "" : "s");
+		sb_printf(&sb, "; %ld wrong value%s%s:", wrong, wrong == 1 ? "" : "s", SEEDS_SUMMED);
 	if (!isnan(c->max_abs_err))
 		sb_printf(&sb, "%smax abs err %.3g", sb.len ? " " : "", c->max_abs_err);
 	if (!isnan(c->max_rel_err))

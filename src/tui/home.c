@@ -319,10 +319,10 @@ static void draw_exercise_row(struct tui *t, int y, const struct exercise *e, in
 	if (t->cfg->st)
 		store_exercise_get(t->cfg->st, e->id, &es);
 	if (es.best_ms >= 0)
-		snprintf(tail, sizeof tail, "%-9s best %.3f ms  level %d", store_ex_status_name(es.status),
+		snprintf(tail, sizeof tail, "%-9s best %.3f ms  difficulty %d", store_ex_status_name(es.status),
 			 es.best_ms, e->difficulty);
 	else
-		snprintf(tail, sizeof tail, "%-9s  level %d", store_ex_status_name(es.status),
+		snprintf(tail, sizeof tail, "%-9s  difficulty %d", store_ex_status_name(es.status),
 			 e->difficulty);
 	tailw = tui_display_width(tail);
 	if (selected)

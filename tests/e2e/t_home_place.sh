@@ -7,6 +7,9 @@ for size in 80x24 120x40; do
 	wait_for "1 Lessons"
 	keys 3
 	wait_for "Vector add: one thread per element"
+	# the word the exercise screen and the command line use
+	wait_for "difficulty 1"
+	! screen | grep -q "level [0-9]"
 	keys j j
 	keys Enter
 	wait_for "Exercise: Grid-stride loops"

@@ -126,6 +126,12 @@ flood_is_capped() {
 	json_expect "d['stdout_truncated_bytes'] == $total - 1048576"
 	cl check square --file "$FIX/variants/flood.cu"
 	expect_out "$((total - 1048576)) bytes of stdout"
+	# a wrong answer shows the output's kept lines, which end mid-way
+	sed 's/return x \* x;/return x * x + 1;/' "$FIX/variants/flood.cu" >"$T/flood-wrong.cu"
+	cl check square --file "$T/flood-wrong.cu"
+	expect_rc 1
+	expect_out "stdout (the last lines of the first 1 MiB, which is what was kept):"
+	expect_no_out "stdout (last lines):"
 }
 
 exit_without_result() {

@@ -443,11 +443,12 @@ Test(run, case_errors_in_words)
 	cr_expect_str_eq(s, "wrote past the end of the output; the values inside are right");
 	free(s);
 	s = run_case_errors(&unwritten);
-	cr_expect_str_eq(s, "17 elements never written");
+	cr_expect_str_eq(s, "17 elements never written (summed over the case's seeds)");
 	free(s);
 	s = run_case_errors(&both);
 	cr_expect_str_eq(s, "1 element never written; wrote past the end of the output; "
-			    "2 wrong values: max abs err 0.5  max rel err 0.25");
+			    "2 wrong values (summed over the case's seeds): max abs err 0.5  "
+			    "max rel err 0.25");
 	free(s);
 	s = run_case_errors(&old);
 	cr_expect_str_eq(s, "max abs err 0.5");
