@@ -231,6 +231,10 @@ struct run_case {
  * (summed over the case's seeds)", "wrote past the end of the output;
  * the values inside are right" (caller frees). */
 char *run_case_errors(const struct run_case *c);
+struct run_result;
+/* The column width that holds every case name of r (at most 40): a case
+ * table's names padded to it keep their figures in one column. */
+int run_case_width(const struct run_result *r);
 
 struct run_mismatch {
 	char *case_name;    /* NULL when the harness reported no mismatch */

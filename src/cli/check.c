@@ -201,8 +201,8 @@ static void print_cases(const struct run_result *r)
 
 		char *errs = run_case_errors(k);
 
-		printf("    %-5s %-24s  %s\n", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL",
-		       k->name, errs);
+		printf("    %-5s %-*s  %s\n", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL",
+		       run_case_width(r), k->name, errs);
 		free(errs);
 	}
 }

@@ -532,6 +532,16 @@ int run_result_from_json(const char *json, struct run_result *res)
 	return 0;
 }
 
+int run_case_width(const struct run_result *r)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].name && strlen(r->cases[i].name) > w)
+			w = strlen(r->cases[i].name);
+	return w > 40 ? 40 : (int)w;
+}
+
 /* A case's counts add up its seeds' (three in a check): "3 elements never
  * written" of n=1 is one element in each. */
 #define SEEDS_SUMMED " (summed over the case's seeds)"

@@ -132,55 +132,6 @@ static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, 
 	x->nres++;
 }
 
-/* The length in bytes of the longest start of s (of len bytes) that fits
- * in width columns, ending at a space when one is there to end at. */
-static size_t fit(const char *s, size_t len, int width)
-{
-	size_t best = 0, space = 0;
-
-	for (size_t i = 1; i <= len; i++) {
-		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
-			continue; /* inside a UTF-8 sequence */
-		if (doc_text_width(s, i) > width)
-			break;
-		best = i;
-		if (i < len && s[i] == ' ')
-			space = i;
-	}
-	if (best == len)
-		return len;
-	return space ? space : best ? best : 1;
-}
-
-/* Paints s from row y, column x0, wrapped at width columns; continuation
- * rows are indented two columns past the line's own indent.  Returns the
- * rows used, at most max; with y < 0 it only counts them. */
-static int paint_wrapped(int y, int x0, const char *s, int width, int max)
-{
-	int indent = (int)strspn(s, " ") + 2;
-	int rows = 0;
-
-	if (indent > width / 2)
-		indent = 0;
-	while (rows < max) {
-		int left = rows ? indent : 0;
-		size_t len = strlen(s), n = fit(s, len, width - left);
-		if (y >= 0) {
-			char *piece = xstrndup(s, n);
-
-			term_put(y + rows, x0 + left, piece, width - left);
-			free(piece);
-		}
-		rows++;
-		s += n;
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-	}
-	return rows;
-}
-
 /* Adds text split at newlines, each line in role, at most max lines. */
 static void results_add_block(struct exscreen *x, enum ui_role role, const char *text, int max)
 {
@@ -288,7 +239,7 @@ static int results_rows(const struct tui *t, const struct exscreen *x)
 	if (x->full_results)
 		return body;
 	for (int i = x->res_top; i < pane_count(x) && want <= cap; i++)
-		want += paint_wrapped(-1, 1, pane_line(x, i)->text, t->cols - 2, cap);
+		want += term_put_wrapped(-1, 1, pane_line(x, i)->text, t->cols - 2, cap);
 	if (want > cap)
 		want = cap;
 	return want < 3 ? 3 : want;
@@ -443,7 +394,7 @@ static void exercise_draw(struct tui *t, void *state)
 		const struct rline *ln = pane_line(x, i);
 
 		attron(term_attr(ln->role));
-		y += paint_wrapped(y, 1, ln->text, t->cols - 2, end - y);
+		y += term_put_wrapped(y, 1, ln->text, t->cols - 2, end - y);
 		attroff(term_attr(ln->role));
 	}
 	if (t->cols >= 100)
@@ -821,8 +772,8 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		const struct run_case *c = &r->cases[i];
 		char *errs = run_case_errors(c);
 
-		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN, "  %-6s %s  %s",
-			    c->status, c->name, errs);
+		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN, "  %-6s %-*s  %s",
+			    c->status, run_case_width(r), c->name, errs);
 		free(errs);
 	}
 	show_hazards(x, r, -1);

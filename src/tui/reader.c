@@ -666,7 +666,8 @@ static void draw_title(struct tui *t, const struct reader *r)
 	}
 	term_fill_line(0, UI_TITLE);
 	term_role_on(UI_TITLE);
-	term_put(0, 1, r->title, t->cols - rw - 3);
+	/* two blanks at least between the title and the place */
+	term_put_cut(0, 1, r->title, t->cols - rw - 4);
 	term_put(0, t->cols - rw - 1, right, rw);
 	term_role_off(UI_TITLE);
 }

@@ -124,6 +124,11 @@ void term_role_off(enum ui_role role);
 int term_put(int y, int x, const char *s, int width);
 /* The same, but a string that does not fit ends in an ellipsis. */
 int term_put_cut(int y, int x, const char *s, int width);
+/* Paints s from row y, column x, wrapped at width columns (at blanks when
+ * it can); continuation rows are indented two columns past the line's
+ * own indent.  Returns the rows used, at most max; with y < 0 it only
+ * counts them. */
+int term_put_wrapped(int y, int x, const char *s, int width, int max);
 void term_fill_line(int y, enum ui_role role);
 int term_interrupted(void);
 

@@ -455,6 +455,27 @@ Test(run, case_errors_in_words)
 	free(s);
 }
 
+Test(run, case_names_get_one_column)
+{
+	struct run_case cases[] = {
+		{ "n=1", "pass", 0, 0, 0, 0, 0 },
+		{ "batch=2 channels=16 length=1000 silu=0", "pass", 0, 0, 0, 0, 0 },
+		{ "n=17", "pass", 0, 0, 0, 0, 0 },
+	};
+	struct run_result r;
+
+	memset(&r, 0, sizeof r);
+	r.cases = cases;
+	r.n_cases = 3;
+	/* the longest name is 38 characters */
+	cr_expect_eq(run_case_width(&r), 38);
+	r.n_cases = 1;
+	cr_expect_eq(run_case_width(&r), 3);
+	/* past 40 a name pushes its figures along rather than the column */
+	cases[0].name = "a case name of more than forty characters in all";
+	cr_expect_eq(run_case_width(&r), 40);
+}
+
 /* Libraries from #include lines: cuBLAS and cuBLASLt headers ask for
  * -lcublas -lcublasLt, nccl.h for -lnccl, on the GPU backend only. */
 Test(run, source_libs_from_includes)
