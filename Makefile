@@ -72,6 +72,8 @@ FUZZ_TARGETS := $(FUZZ_APP_TARGETS) $(FUZZ_SIMT_TARGETS)
 # `make test` on the seed corpora and the regression inputs.
 REGRESS_DIR := $(BUILD)/fuzz-regress
 REGRESS_BINS := $(FUZZ_TARGETS:%=$(REGRESS_DIR)/fuzz_%)
+# Prints a result's findings (run_insight_list) for the script suites.
+INSIGHT_TOOL := $(BUILD)/insight-lines
 
 # simt's interpreter loops (lane loops over register rows, the hazard
 # checks of every access) vectorise at -O3; those files get it when CFLAGS
@@ -140,7 +142,7 @@ $(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS) $(SRCS_STAMP)
 # Criterion counts a test that passed and then leaked as passed, so a
 # sanitizer report anywhere in the output fails the run.
 define run_unit_tests
-	@$(UNIT_BIN) --jobs 2 >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
+	@$(UNIT_BIN) --jobs 2 </dev/null >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
 	cat $(BUILD)/unit-tests.log; \
 	if grep -q 'Sanitizer' $(BUILD)/unit-tests.log; then \
 		echo 'unit tests: a sanitizer reported an error (above)'; exit 1; fi; \
@@ -158,18 +160,21 @@ $(FUZZ_APP_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/f
 		$(REGRESS_DIR)/driver.o $(APP_OBJS) $(SRCS_STAMP)
 	$(CC) $(APP_CFLAGS) $(LDFLAGS) -o $@ $< $(REGRESS_DIR)/driver.o $(APP_OBJS) $(PKG_LIBS) -lm
 
+$(INSIGHT_TOOL): tests/harness/insights.c $(APP_OBJS) $(SRCS_STAMP) | $(CONFIG)
+	$(CC) $(APP_CFLAGS) $(LDFLAGS) -o $@ $< $(APP_OBJS) $(PKG_LIBS) -lm
+
 $(FUZZ_SIMT_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/fuzz_%.c \
 		$(REGRESS_DIR)/driver.o $(SIMT_OBJS) $(SRCS_STAMP)
 	$(CC) $(SIMT_CFLAGS) $(LDFLAGS) -o $@ $< $(REGRESS_DIR)/driver.o $(SIMT_OBJS) -lm
 
 # The layer check and the script suites first, then the unit tests, whose
 # summary closes the run.
-test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS)
+test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 	@echo "== check-layers"
 	@sh build-aux/check-layers.sh
 	@set -e; for s in $(SCRIPT_SUITES); do \
 		echo "== $$s"; \
-		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s; \
+		BUILD='$(BUILD)' CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh $$s </dev/null; \
 	done
 	@echo "== unit tests"
 	$(run_unit_tests)

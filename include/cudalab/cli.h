@@ -54,6 +54,10 @@ void cli_config_free(struct cli_config *cfg);
 /* The backend the config names, else auto.  0, or the exit code after an
  * error naming the config. */
 int cli_default_backend(struct cli *c, struct cli_backend *b);
+/* The same without a word on stderr: 0, or -1 with *error naming the
+ * config file (and line; caller frees).  With reread, the config is read
+ * again first, as the lab does before each check. */
+int cli_config_backend(struct cli *c, int reread, struct cli_backend *b, char **error);
 /* Fills r for a remote backend from b and the config (its strings live
  * in c and b).  0, or the exit code after an error. */
 int cli_remote_setup(struct cli *c, const struct cli_backend *b, struct run_remote *r);
@@ -171,6 +175,7 @@ int cli_complete(struct cli *c, int argc, char **argv);
 /* What check, bench and watch share (check.c). */
 struct exercise;
 struct cli_ex_opts {
+	const char *verb;         /* check, bench or watch: the errors' prefix */
 	const char *exercise;     /* the id given */
 	const char *file;         /* --file, NULL for the learner's copy */
 	enum run_backend backend;

@@ -222,11 +222,17 @@ int doc_line_for_anchor(const struct doc_layout *layout, struct doc_anchor a);
 struct doc_match {
 	int line;
 	int col_start, col_end; /* display columns, end exclusive */
+	/* A match that runs on over a wrapped line ends on end_line (line +
+	 * 1), from end_col_start to col_end; otherwise end_line is line and
+	 * end_col_start col_start. */
+	int end_line, end_col_start;
 };
 
-/* Every non-overlapping, case-insensitive occurrence of needle within a
- * line, in reading order.  Returns the count and sets *out (free it) or
- * NULL when there is none; an empty needle matches nothing. */
+/* Every non-overlapping, case-insensitive occurrence of needle, in reading
+ * order: within a line, or over the break of a paragraph, heading or quiz
+ * text wrapped onto the next line (the break and the next line's indent
+ * read as one blank).  Returns the count and sets *out (free it) or NULL
+ * when there is none; an empty needle matches nothing. */
 int doc_search(const struct doc_layout *layout, const char *needle,
 	       struct doc_match **out);
 

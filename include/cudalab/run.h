@@ -155,12 +155,17 @@ struct run_compile_error {
 	char *file;
 	int line;     /* 0 when the message names no line */
 	char *message;
+	int missing;  /* a function the harness calls that the file lacks */
 };
 /* Finds the errors in a compiler log: nvcc's "FILE(LINE): error: MSG",
  * the host compiler's "FILE:LINE:COL: error: MSG" and "fatal error",
- * and linker errors (no line).  Fills *out (caller frees with
+ * and linker errors (no line), each once.  Fills *out (caller frees with
  * run_compile_errors_free) and returns the count. */
 size_t run_log_errors(const char *log, struct run_compile_error **out);
+/* Says which missing functions the learner's file must define: each
+ * "undefined reference" to a function the harness's text declares becomes
+ * "your file must define void solve(...): ...", marked missing. */
+void run_log_missing(struct run_compile_error *e, size_t n, const char *harness);
 void run_compile_errors_free(struct run_compile_error *e, size_t n);
 
 /* --- exercises --------------------------------------------------------- */
@@ -222,10 +227,14 @@ struct run_case {
 	long overruns;                   /* outputs written past their end */
 };
 /* What went wrong in a case, or its errors, in words for a case line:
- * "max abs err 1e-07  max rel err 2e-06", "17 of the elements never
- * written", "wrote past the end of the output; the values inside are
- * right" (caller frees). */
+ * "max abs err 1e-07  max rel err 2e-06", "17 elements never written
+ * (summed over the case's seeds)", "wrote past the end of the output;
+ * the values inside are right" (caller frees). */
 char *run_case_errors(const struct run_case *c);
+struct run_result;
+/* The column width that holds every case name of r (at most 40): a case
+ * table's names padded to it keep their figures in one column. */
+int run_case_width(const struct run_result *r);
 
 struct run_mismatch {
 	char *case_name;    /* NULL when the harness reported no mismatch */
@@ -282,7 +291,9 @@ struct run_result {
  * learner's file, and fills *res.  Returns 0 with any verdict in
  * res->status, or -1 with res->error set when the environment does not
  * allow a run at all (no nvcc, GPU asked for but absent, no simt library,
- * unreadable files).  Either way, free res with run_result_free. */
+ * unreadable files), or when req->cancel was set in any phase (res->error
+ * "cancelled"; nothing is recorded).  Either way, free res with
+ * run_result_free. */
 int run_exercise(const struct run_request *req, struct run_result *res);
 void run_result_free(struct run_result *res);
 /* Fills res from a result JSON as run_exercise wrote it (an attempt kept
@@ -357,14 +368,78 @@ int run_work_copy(const char *home, const struct exercise *ex, char **path, int 
  * -1 with errno set. */
 int run_work_reset(const char *home, const struct exercise *ex, char **path, char **bak);
 
-/* What a result says about the kernel, one line per finding.  From simt's
- * counters: lane use, coalescing, bank conflicts, divergence, local memory,
- * atomics, global traffic against the work's minimum and the roofline.
- * From a GPU bench: how far the time is from the roofline of the bound
- * that applies, timing noise and batching.  Returns the count (0 when the
- * result has neither); free with run_insights_free. */
+/* One finding about a result: the rule that made it ("coalescing",
+ * "banks", "divergence", "local", "atomics", "lanes", "traffic",
+ * "roofline", "idle", "gpu_bandwidth", "gpu_flops", "gpu_noise",
+ * "gpu_batched"), whether it asks for a change (advice) or only says what
+ * was measured, and its text. */
+struct run_insight {
+	const char *rule;
+	int advice;
+	char *text;
+};
+
+/* What a result says about the kernel, one finding per line.  From simt's
+ * counters of a run that went through (not a crash or timeout): lane use,
+ * coalescing, bank conflicts, divergence, local memory, atomics (by space
+ * and same-address contention where simt counts them), global traffic
+ * against the work's minimum and the roofline; advice names the kernel it
+ * is about.  From a GPU bench: how far the time is from the roofline of
+ * the bound that applies, timing noise and batching.  Returns the count
+ * (0 when the result has neither); free with run_insight_list_free. */
+size_t run_insight_list(const char *result_json, struct run_insight **out);
+void run_insight_list_free(struct run_insight *v, size_t n);
+/* The same findings' texts only; free with run_insights_free. */
 size_t run_insights(const char *result_json, char ***lines);
 void run_insights_free(char **lines, size_t n);
+
+/* --- simt's reports in the learner's terms (explain.c) ------------------ */
+
+/* "add_kernel" for "add_kernel(float const*, int)", "flash_forward<64>"
+ * for "(anonymous namespace)::flash_forward<64>(float const*)". */
+void run_kernel_name(const char *full, char *out, size_t size);
+
+/* Where simt stopped a kernel (an access out of bounds, a trap, a launch
+ * past its budget), from its report on the program's stderr: "simt: MSG"
+ * then "  in KERNEL at FILE:LINE (PTX line N), block (x,y,z) thread
+ * (x,y,z)". */
+struct run_fault {
+	char *message; /* "out-of-bounds global read of 4 bytes, ..." */
+	char *kernel;  /* "add_kernel" */
+	char *file;    /* the source's base name, NULL when not known */
+	int line;      /* 0 when not known */
+	int block[3], thread[3];
+};
+/* The first such report in err: 0 with *f filled (free it with
+ * run_fault_free), -1 when there is none. */
+int run_fault_find(const char *err, struct run_fault *f);
+void run_fault_free(struct run_fault *f);
+
+/* One access of a hazard, from simt's report. */
+struct run_access {
+	int line;           /* in the learner's file; 0 when not known */
+	const char *access; /* "read", "write", "atomic", ... or NULL */
+	int block[3];
+	int stream;         /* the stream a site names, else -1 */
+	int host;           /* a copy, a memset or the host's own access */
+};
+
+/* What a hazard report (its kind, space, kernel and message, as simt's
+ * hazards file has them) means in the learner's terms: the element it is
+ * about where the report and source (the learner's file, or NULL) tell it
+ * plainly, as "s[1]" for "offset 4 of the block's shared memory" when the
+ * kernel has one __shared__ array of floats, or "out[0]" for a race on
+ * "*out += acc", else NULL; and the usual fix in one line ("fix:
+ * atomicAdd(out, acc) at line 52; ...", "fix: a __syncthreads() between
+ * the write at line 12 and the read at line 15, ..."). */
+struct run_hazard_words {
+	char *place;
+	char *fix;
+};
+void run_hazard_words(const char *kind, const char *space, const char *kernel,
+		      const char *message, const struct run_access *a, int n, const char *source,
+		      struct run_hazard_words *w);
+void run_hazard_words_free(struct run_hazard_words *w);
 
 /* NCCL on simt's communication model (the "comm_model" of simt's counters
  * in the result): a first line naming the links and their bandwidths, then

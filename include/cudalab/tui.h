@@ -16,6 +16,15 @@ struct tui_config {
 	const char *start;   /* "lesson:ID" or "exercise:ID" to open first, or NULL for home */
 	enum run_backend backend;          /* for checks: the config's backend, else auto */
 	const struct run_remote *remote;   /* for BACKEND_SSH and BACKEND_SLURM */
+	/* When set, called before each check for the backend as the config
+	 * has it then (an edit takes effect without a restart): 0 with
+	 * *backend, *remote and *origin set (origin: "the backend X is set in
+	 * FILE" when the config sets one, else NULL; valid until the next
+	 * call), or -1 with *error naming the config file and line (caller
+	 * frees). */
+	int (*settings)(void *ctx, enum run_backend *backend, const struct run_remote **remote,
+			const char **origin, char **error);
+	void *settings_ctx;
 };
 
 /* Runs the lab until the learner quits.  Returns 0, or 2 after printing a

@@ -57,6 +57,14 @@ double mono_seconds(void);
 /* Whether s starts with prefix / ends with suffix. */
 int str_starts(const char *s, const char *prefix);
 int str_ends(const char *s, const char *suffix);
+/* Levenshtein distance of a and b, or more than cap when it exceeds it. */
+size_t str_distance(const char *a, const char *b, size_t cap);
+/* How far a mistyped word may be from what was meant: a third of its
+ * length, at least 2 (a swap of two letters). */
+size_t str_near_cap(const char *word);
+/* Of names[0..n), the one nearest word within str_near_cap, or NULL: the
+ * "did you mean" of a mistyped name. */
+const char *str_nearest(const char *word, const char *const *names, size_t n);
 
 /* s with each tab expanded to the next multiple of width columns
  * (counting bytes; code is ASCII where tabs matter).  Caller frees. */

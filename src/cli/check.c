@@ -79,6 +79,7 @@ int cli_ex_parse(struct cli *c, int argc, char **argv, int allow_json, struct cl
 	const char *verb = argv[0];
 
 	memset(o, 0, sizeof *o);
+	o->verb = verb;
 	o->backend = BACKEND_AUTO;
 	o->seed = -1;
 	for (int i = 1; i < argc; i++) {
@@ -114,16 +115,17 @@ int cli_ex_prepare(struct cli *c, const struct cli_ex_opts *o, const struct exer
 	*file = NULL;
 	*ex = catalog_exercise(cli_catalog(c), o->exercise);
 	if (!*ex)
-		return cli_unknown_id(c, NULL, "exercise", o->exercise, CAT_EXERCISE, "exercises");
+		return cli_unknown_id(c, o->verb, "exercise", o->exercise, CAT_EXERCISE, "exercises");
 	if (o->file) {
 		if (access(o->file, R_OK) != 0)
-			return cli_error(c, "cannot read %s: %s", o->file, strerror(errno));
+			return cli_error(c, "%s: cannot read %s: %s", o->verb, o->file,
+					 strerror(errno));
 		*file = xstrdup(o->file);
 		return 0;
 	}
 	if (run_work_copy(c->home, *ex, file, &created) != 0)
-		return cli_error(c, "cannot make your copy of %s in %s/work: %s", (*ex)->id,
-				 c->home, strerror(errno));
+		return cli_error(c, "%s: cannot make your copy of %s in %s/work: %s", o->verb,
+				 (*ex)->id, c->home, strerror(errno));
 	if (created)
 		fprintf(stderr, "Your copy of %s is %s: edit it there.\n", (*ex)->id, *file);
 	return 0;
@@ -149,7 +151,8 @@ static const char *verdict_word(enum run_status s)
 	}
 }
 
-/* Prints the last max lines of text, indented. */
+/* Prints the last max lines of text, indented; dropped bytes of the
+ * output came after it and were not kept. */
 static void print_tail(const char *title, const char *text, size_t dropped, size_t max)
 {
 	const char *p, *start;
@@ -171,7 +174,11 @@ static void print_tail(const char *title, const char *text, size_t dropped, size
 			break;
 		}
 	}
-	printf("  %s%s:\n", title, start > text ? " (last lines)" : "");
+	/* what is kept is the start: its last lines come from the middle */
+	if (dropped)
+		printf("  %s (the last lines of the first 1 MiB, which is what was kept):\n", title);
+	else
+		printf("  %s%s:\n", title, start > text ? " (last lines)" : "");
 	while (start < p) {
 		const char *nl = memchr(start, '\n', (size_t)(p - start));
 		size_t len = nl ? (size_t)(nl - start) : (size_t)(p - start);
@@ -194,23 +201,30 @@ static void print_cases(const struct run_result *r)
 
 		char *errs = run_case_errors(k);
 
-		printf("    %-5s %-24s  %s\n", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL",
-		       k->name, errs);
+		printf("    %-5s %-*s  %s\n", strcmp(k->status, "pass") == 0 ? "pass" : "FAIL",
+		       run_case_width(r), k->name, errs);
 		free(errs);
 	}
 }
 
+/* The errors, then the compiler's output, unless every error is a
+ * function the file lacks: the linker's lines about it name the
+ * harness's own functions, which help no one. */
 static void print_compile(const struct run_result *r)
 {
+	size_t missing = 0;
+
 	for (size_t i = 0; i < r->n_errors; i++) {
 		const struct run_compile_error *e = &r->errors[i];
 
+		missing += e->missing;
 		if (e->file && e->line)
 			printf("  %s:%d: error: %s\n", e->file, e->line, e->message);
 		else
 			printf("  error: %s\n", e->message);
 	}
-	print_tail("compiler output", r->compile_log, 0, LOG_LINES);
+	if (missing == 0 || missing < r->n_errors)
+		print_tail("compiler output", r->compile_log, 0, LOG_LINES);
 }
 
 /* The totals, two to a line. */
@@ -397,6 +411,17 @@ static int is_scratch(struct cli *c, const struct exercise *ex, const char *file
 	return scratch;
 }
 
+/* A check of another file than the learner's copy is kept apart from
+ * their progress: said on stderr, with where the copy is. */
+static void scratch_note(struct cli *c, const struct exercise *ex, const char *file)
+{
+	char *copy = xasprintf("%s/work/%s/kernel.cu", c->home, ex->id);
+
+	fprintf(stderr, "not counted: %s is not your copy of %s (%s); the attempt is kept apart "
+		"and your progress is unchanged\n", file, ex->id, copy);
+	free(copy);
+}
+
 int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise *ex,
 	       const char *file, enum run_mode mode, const volatile sig_atomic_t *cancel)
 {
@@ -430,7 +455,12 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 		req.progress = show_phase;
 	fflush(stdout);
 	if (run_exercise(&req, &res) != 0) {
-		rc = *cancel ? EXIT_FAILED : cli_error(c, "%s: %s", run_mode_name(mode), res.error);
+		/* a backend the learner did not name came from the config */
+		rc = *cancel ? EXIT_FAILED
+		     : !o->backend_given && c->cfg.backend
+			     ? cli_error(c, "%s: %s (the backend %s is set in %s/config)",
+					 run_mode_name(mode), res.error, c->cfg.backend, c->home)
+			     : cli_error(c, "%s: %s", run_mode_name(mode), res.error);
 	} else {
 		if (res.backend_note && !o->json)
 			cli_warn(c, "%s", res.backend_note);
@@ -442,6 +472,8 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 		rc = res.status == RUN_PASS ? EXIT_OK : EXIT_FAILED;
 		if (res.not_recorded)
 			cli_warn(c, "the attempt was not recorded: %s", res.not_recorded);
+		else if (req.scratch)
+			scratch_note(c, ex, file);
 	}
 	run_result_free(&res);
 	if (own)

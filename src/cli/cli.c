@@ -118,8 +118,10 @@ int cli_error(const struct cli *c, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* "cudalab: check: ...", as usage errors read: only warnings say
+	 * what they are */
 	va_start(ap, fmt);
-	vreport(c, "error: ", fmt, ap);
+	vreport(c, "", fmt, ap);
 	va_end(ap);
 	return EXIT_USAGE;
 }
@@ -200,12 +202,27 @@ struct store *cli_store(struct cli *c)
 	return c->st;
 }
 
+/* "unknown verb 'chekc' (did you mean 'check'? see ...)" */
+static int unknown_verb(const struct cli *c, const char *name)
+{
+	const char *names[64], *near;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < cli_n_verbs && n < sizeof names / sizeof names[0]; i++)
+		names[n++] = cli_verbs[i].name;
+	near = str_nearest(name, names, n);
+	if (near)
+		return cli_usage_error(c, "unknown verb '%s' (did you mean '%s'? see '%s --help')",
+				       name, near, c->prog);
+	return cli_usage_error(c, "unknown verb '%s' (see '%s --help')", name, c->prog);
+}
+
 int cli_dispatch(struct cli *c, int argc, char **argv)
 {
 	const struct cli_verb *v = cli_verb_find(argv[0]);
 
 	if (!v)
-		return cli_usage_error(c, "unknown verb '%s' (see '%s --help')", argv[0], c->prog);
+		return unknown_verb(c, argv[0]);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--") == 0)
 			break;

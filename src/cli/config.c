@@ -190,23 +190,35 @@ int cli_remote_setup(struct cli *c, const struct cli_backend *b, struct run_remo
 	return 0;
 }
 
+int cli_config_backend(struct cli *c, int reread, struct cli_backend *b, char **error)
+{
+	memset(b, 0, sizeof *b);
+	b->backend = BACKEND_AUTO;
+	*error = NULL;
+	if (reread && c->cfg_loaded) {
+		cli_config_free(&c->cfg);
+		c->cfg_loaded = 0;
+	}
+	if (!c->cfg_loaded) {
+		if (cli_config_load(c->home, &c->cfg, error) != 0)
+			return -1;
+		c->cfg_loaded = 1;
+	}
+	if (c->cfg.backend && cli_backend_parse(c->cfg.backend, b) != 0) {
+		*error = xasprintf("%s/config: backend '%s' is none of auto, gpu, simt, ssh:HOST, "
+				   "slurm", c->home, c->cfg.backend);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_default_backend(struct cli *c, struct cli_backend *b)
 {
 	char *err = NULL;
+	int rc = 0;
 
-	memset(b, 0, sizeof *b);
-	b->backend = BACKEND_AUTO;
-	if (!c->cfg_loaded) {
-		if (cli_config_load(c->home, &c->cfg, &err) != 0) {
-			int rc = cli_error(c, "%s", err);
-
-			free(err);
-			return rc;
-		}
-		c->cfg_loaded = 1;
-	}
-	if (c->cfg.backend && cli_backend_parse(c->cfg.backend, b) != 0)
-		return cli_error(c, "%s/config: backend '%s' is none of auto, gpu, simt, ssh:HOST, "
-				 "slurm", c->home, c->cfg.backend);
-	return 0;
+	if (cli_config_backend(c, 0, b, &err) != 0)
+		rc = cli_error(c, "%s", err);
+	free(err);
+	return rc;
 }

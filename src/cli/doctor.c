@@ -66,9 +66,12 @@ static int check_store(struct cli *c)
 	return 0;
 }
 
-static void check_toolchain(void)
+/* The backend checks go to: the config's (b, set in HOME/config), else
+ * auto, which the probe resolves. */
+static void check_toolchain(struct cli *c, const struct cli_backend *b)
 {
 	struct run_probe p;
+	char *why = NULL;
 
 	run_probe(&p);
 	if (p.nvcc)
@@ -77,8 +80,20 @@ static void check_toolchain(void)
 		line("WARN", "nvcc", "not found in PATH, $CUDA_HOME/bin or /usr/local/cuda/bin: lessons "
 		     "work; building exercises needs the CUDA toolkit");
 	line(p.gpu ? "ok" : "info", "gpu", "%s", p.why);
-	line("ok", "backend", "auto uses %s%s", run_backend_name(run_backend_choose(&p, BACKEND_AUTO)),
-	     p.gpu ? " (a usable GPU)" : " (no usable GPU: emulation; timings are not GPU times)");
+	if (b->backend == BACKEND_AUTO)
+		line("ok", "backend", "auto uses %s%s",
+		     run_backend_name(run_backend_choose(&p, BACKEND_AUTO)),
+		     p.gpu ? " (a usable GPU)" : " (no usable GPU: emulation; timings are not GPU times)");
+	else if (b->backend == BACKEND_SSH || b->backend == BACKEND_SLURM)
+		line("ok", "backend", "%s%s%s, from %s/config: checks run there (below)",
+		     run_backend_name(b->backend), b->backend == BACKEND_SSH ? ":" : "",
+		     b->backend == BACKEND_SSH ? b->host : "", c->home);
+	else if (run_backend_ready(&p, b->backend, &why) != 0)
+		line("FAIL", "backend", "%s, from %s/config: %s", run_backend_name(b->backend),
+		     c->home, why);
+	else
+		line("ok", "backend", "%s, from %s/config", run_backend_name(b->backend), c->home);
+	free(why);
 	if (p.simt_lib)
 		line("ok", "simt", "%s", p.simt_lib);
 	else
@@ -110,7 +125,8 @@ static void check_terminal(void)
 	     getenv("NO_COLOR") ? " (NO_COLOR set: monochrome)" : "");
 }
 
-/* `doctor --backend ssh:HOST|slurm`: what the far side has. */
+/* `doctor --backend ssh:HOST|slurm`, or a config that sends checks
+ * there: what the far side has. */
 static int doctor_remote(struct cli *c, const struct cli_backend *b)
 {
 	struct run_remote remote;
@@ -125,7 +141,6 @@ static int doctor_remote(struct cli *c, const struct cli_backend *b)
 	req.backend = b->backend;
 	req.remote = &remote;
 	label = run_remote_label(&req);
-	printf("cudalab %s, remote protocol %d\n", CUDALAB_VERSION, RUN_REMOTE_PROTOCOL);
 	if (run_remote_doctor(&req, &json, &why) != 0) {
 		line("FAIL", "remote", "%s: %s", label, why);
 		free(why);
@@ -177,6 +192,7 @@ int cli_doctor(struct cli *c, int argc, char **argv)
 		if (cli_backend_parse(argv[2], &b) != 0 ||
 		    (b.backend != BACKEND_SSH && b.backend != BACKEND_SLURM))
 			return cli_usage_error(c, "doctor: --backend needs ssh:HOST or slurm");
+		printf("cudalab %s, remote protocol %d\n", CUDALAB_VERSION, RUN_REMOTE_PROTOCOL);
 		return doctor_remote(c, &b);
 	}
 	if (argc > 1)
@@ -184,7 +200,18 @@ int cli_doctor(struct cli *c, int argc, char **argv)
 	printf("cudalab %s\n", CUDALAB_VERSION);
 	bad |= check_content(c);
 	bad |= check_store(c);
-	check_toolchain();
+	{
+		/* the config's backend, as a check would take it */
+		struct cli_backend where;
+
+		if (cli_default_backend(c, &where) != 0) {
+			bad = 1;
+			where.backend = BACKEND_AUTO;
+		}
+		check_toolchain(c, &where);
+		if (where.backend == BACKEND_SSH || where.backend == BACKEND_SLURM)
+			bad |= doctor_remote(c, &where) != EXIT_OK;
+	}
 	check_terminal();
 	return bad ? EXIT_USAGE : EXIT_OK;
 }

@@ -194,9 +194,11 @@ static void print_exercises(const struct catalog *cat, struct store *st)
 	}
 }
 
+static const char *const kind_names[] = { "lessons", "reading", "exercises" };
+
 static int parse_kind(const char *arg, enum list_kind *kind)
 {
-	static const char *const names[] = { "lessons", "reading", "exercises" };
+	const char *const *names = kind_names;
 
 	for (int i = 0; i < 3; i++) {
 		if (strcmp(arg, names[i]) == 0) {
@@ -221,6 +223,10 @@ int cli_list(struct cli *c, int argc, char **argv)
 			have_kind = 1;
 		else if (argv[i][0] == '-')
 			return cli_usage_error(c, "list: unknown option '%s'", argv[i]);
+		else if (str_nearest(argv[i], kind_names, 3))
+			return cli_usage_error(c, "list: unknown kind '%s' (did you mean '%s'? expected "
+					       "lessons, reading or exercises)", argv[i],
+					       str_nearest(argv[i], kind_names, 3));
 		else
 			return cli_usage_error(c,
 					       "list: unknown kind '%s' (expected lessons, reading or exercises)",

@@ -438,41 +438,6 @@ void catalog_free(struct catalog *cat)
 	free(cat);
 }
 
-/* Levenshtein distance of a and b, or more than cap when it exceeds it. */
-static size_t edit_distance(const char *a, const char *b, size_t cap)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, best, *row;
-
-	if ((la > lb ? la - lb : lb - la) > cap || la > 256 || lb > 256)
-		return cap + 1;
-	row = xcalloc(lb + 1, sizeof *row);
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < d)
-				d = up + 1;
-			if (row[j - 1] + 1 < d)
-				d = row[j - 1] + 1;
-			diag = up;
-			row[j] = d;
-			if (d < best)
-				best = d;
-		}
-		if (best > cap)
-			break;
-	}
-	best = i > la ? row[lb] : cap + 1;
-	free(row);
-	return best;
-}
-
 void catalog_each_id(const struct catalog *cat, int kinds,
 		     void (*fn)(const char *id, void *ctx), void *ctx)
 {
@@ -497,7 +462,7 @@ struct suggest {
 static void consider(const char *cand, void *ctx)
 {
 	struct suggest *s = ctx;
-	size_t d = edit_distance(s->id, cand, s->cap);
+	size_t d = str_distance(s->id, cand, s->cap);
 
 	if (d <= s->cap && d < s->dist) {
 		s->dist = d;
@@ -507,7 +472,7 @@ static void consider(const char *cand, void *ctx)
 
 const char *catalog_suggest(const struct catalog *cat, int kinds, const char *id)
 {
-	struct suggest s = { id, NULL, strlen(id) / 3 > 2 ? strlen(id) / 3 : 2, SIZE_MAX };
+	struct suggest s = { id, NULL, str_near_cap(id), SIZE_MAX };
 
 	catalog_each_id(cat, kinds, consider, &s);
 	return s.best;

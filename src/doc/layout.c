@@ -574,10 +574,13 @@ static void layout_quiz(struct lb *lb, const struct doc_block *b)
 	in.width = snprintf(first, sizeof first, "Quiz %d: ", b->quiz + 1);
 	snprintf(rest, sizeof rest, "%*s", in.width, "");
 	lb_put_wrapped(lb, &q->qtext, 0, q->qtext.len, &in, 0);
+	/* the boxes show what is being ticked, else the latest answer's ticks */
+	uint64_t ticked = s.picked || !answered ? s.picked : s.latest;
+
 	for (int i = 0; i < q->pub.nchoices; i++) {
 		bool right = q->pub.choices[i].correct, wrong = !right && has_choice(s.latest, i);
 		const char *mark = !answered ? "  " : right ? "✓ " : wrong ? "✗ " : "  ";
-		const char *box = !multi ? "" : has_choice(s.picked, i) ? "[x] " : "[ ] ";
+		const char *box = !multi ? "" : has_choice(ticked, i) ? "[x] " : "[ ] ";
 
 		lb->choice = i;
 		snprintf(first, sizeof first, "%s%s%d) ", mark, box, i + 1);

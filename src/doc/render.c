@@ -114,28 +114,41 @@ struct cps {
 	uint32_t *cp;
 	int *col, *w;
 	size_t n, cap;
+	size_t first;   /* characters of the first line, when two are joined */
+	size_t skipped; /* blanks left out at the second line's start */
 };
 
-/* Decodes s into lower-cased characters with their columns. */
-static void decode_lower(struct cps *c, const char *s, size_t len)
+static void cps_push(struct cps *c, uint32_t cp, int col, int w)
+{
+	if (c->n + 1 > c->cap) {
+		size_t cap = c->cap;
+
+		xgrow((void **)&c->cp, &cap, c->n + 1, sizeof *c->cp);
+		c->col = xrealloc(c->col, cap * sizeof *c->col);
+		c->w = xrealloc(c->w, cap * sizeof *c->w);
+		c->cap = cap;
+	}
+	c->cp[c->n] = cp;
+	c->col[c->n] = col;
+	c->w[c->n++] = w;
+}
+
+/* Appends s, lower-cased, with the columns of its characters; with trim,
+ * without the blanks at its start. */
+static void decode_lower(struct cps *c, const char *s, size_t len, bool trim)
 {
 	size_t p = 0, adv;
 	int col = 0;
 
-	c->n = 0;
 	while (p < len) {
 		uint32_t cp = doc_decode(s + p, len - p, &adv);
-		if (c->n + 1 > c->cap) {
-			size_t cap = c->cap;
-			xgrow((void **)&c->cp, &cap, c->n + 1, sizeof *c->cp);
-			c->col = xrealloc(c->col, cap * sizeof *c->col);
-			c->w = xrealloc(c->w, cap * sizeof *c->w);
-			c->cap = cap;
-		}
-		c->cp[c->n] = doc_cp_lower(cp);
-		c->col[c->n] = col;
-		c->w[c->n] = doc_cp_width(cp);
-		col += c->w[c->n++];
+		int w = doc_cp_width(cp);
+
+		if (trim && cp == ' ' && c->n == c->first)
+			c->skipped++;
+		else
+			cps_push(c, doc_cp_lower(cp), col, w);
+		col += w;
 		p += adv;
 	}
 }
@@ -147,29 +160,74 @@ static void cps_free(struct cps *c)
 	free(c->w);
 }
 
+/* Whether line i + 1 goes on with the text of line i, wrapped: the same
+ * paragraph, heading, or part of a quiz (its question, a choice, its
+ * explanation).  Code, tables and the like break where their text does. */
+static bool wraps_on(const struct doc_layout *l, int i)
+{
+	const struct doc_line *a = &l->lines[i], *b = &l->lines[i + 1];
+	const struct doc_block *blk;
+
+	if (i + 1 >= l->nlines || a->anchor.block != b->anchor.block || a->anchor.block < 0 ||
+	    (size_t)a->anchor.block >= l->doc->nblocks)
+		return false;
+	blk = &l->doc->blocks[a->anchor.block];
+	if (blk->kind == BLOCK_QUIZ)
+		return a->anchor.offset == b->anchor.offset;
+	return blk->kind == BLOCK_PARA || blk->kind == BLOCK_HEADING;
+}
+
+/* Line i's characters, and those of line i + 1 after one blank when it
+ * goes on with line i's text. */
+static void line_chars(const struct doc_layout *l, int i, struct cps *c)
+{
+	c->n = c->first = c->skipped = 0;
+	decode_lower(c, l->lines[i].text, (size_t)l->lines[i].len, false);
+	while (c->n > 0 && c->cp[c->n - 1] == ' ')
+		c->n--;
+	c->first = c->n;
+	if (i + 1 < l->nlines && wraps_on(l, i)) {
+		cps_push(c, ' ', c->n ? c->col[c->n - 1] + c->w[c->n - 1] : 0, 0);
+		c->first = c->n;
+		decode_lower(c, l->lines[i + 1].text, (size_t)l->lines[i + 1].len, true);
+		c->first--; /* the joining blank belongs to line i */
+	}
+}
+
 int doc_search(const struct doc_layout *layout, const char *needle,
 	       struct doc_match **out)
 {
 	struct cps nd = {0}, ln = {0};
 	struct doc_match *m = NULL;
-	size_t nm = 0, cap = 0;
+	size_t nm = 0, cap = 0, from = 0;
 
 	*out = NULL;
-	decode_lower(&nd, needle, strlen(needle));
+	decode_lower(&nd, needle, strlen(needle), false);
 	for (int i = 0; nd.n > 0 && i < layout->nlines; i++) {
-		decode_lower(&ln, layout->lines[i].text, (size_t)layout->lines[i].len);
-		for (size_t k = 0; k + nd.n <= ln.n;) {
-			if (memcmp(ln.cp + k, nd.cp, nd.n * sizeof *nd.cp) != 0) {
-				k++;
+		size_t k = from;
+
+		line_chars(layout, i, &ln);
+		from = 0;
+		/* a match starts on line i; it may end on the next */
+		for (; k + nd.n <= ln.n && k <= ln.first; k++) {
+			size_t e = k + nd.n - 1;
+
+			if (memcmp(ln.cp + k, nd.cp, nd.n * sizeof *nd.cp) != 0)
 				continue;
-			}
 			xgrow((void **)&m, &cap, nm + 1, sizeof *m);
 			m[nm++] = (struct doc_match){
 				.line = i,
 				.col_start = ln.col[k],
-				.col_end = ln.col[k + nd.n - 1] + ln.w[k + nd.n - 1],
+				.col_end = ln.col[e] + ln.w[e],
+				.end_line = e > ln.first ? i + 1 : i,
+				.end_col_start = e > ln.first ? ln.col[ln.first + 1] : ln.col[k],
 			};
-			k += nd.n;
+			if (e > ln.first) {
+				/* line i + 1 is searched on from after it */
+				from = e - ln.first + ln.skipped;
+				break;
+			}
+			k = e;
 		}
 	}
 	cps_free(&nd);

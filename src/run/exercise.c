@@ -418,6 +418,18 @@ static int choose_backend(const struct run_request *req, struct run_result *res,
 	return run_backend_ready(probe, res->backend, &res->error);
 }
 
+/* Whether the caller asked the check to stop.  A stopped build fails and
+ * a stopped run ends early, and neither says anything about the learner's
+ * code: every phase ends the check with -1 and records nothing then. */
+static int cancelled(const struct run_request *req, struct run_result *res)
+{
+	if (!req->cancel || !*req->cancel)
+		return 0;
+	free(res->error);
+	res->error = xstrdup("cancelled");
+	return 1;
+}
+
 int run_exercise(const struct run_request *req, struct run_result *res)
 {
 	struct run_probe probe;
@@ -432,7 +444,7 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 			res->error = xstrdup("no remote given");
 			return -1;
 		}
-		if (run_remote_exercise(req, res) != 0)
+		if (run_remote_exercise(req, res) != 0 || cancelled(req, res))
 			return -1;
 		run_record(req, res);
 		return 0;
@@ -456,13 +468,19 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 		b.error = NULL;
 		goto done;
 	}
+	if (cancelled(req, res))
+		goto done;
 	res->cached = b.cached;
 	res->compile_s = b.seconds;
 	res->source_hash = b.source_hash;
 	res->compile_log = b.log;
 	b.source_hash = b.log = NULL;
 	if (b.failed) {
+		char *text = read_file(harness, NULL);
+
 		res->n_errors = run_log_errors(res->compile_log, &res->errors);
+		run_log_missing(res->errors, res->n_errors, text);
+		free(text);
 		run_interpret_compile(req, res);
 	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK) {
 		if (check_on_simt(req, res, &b, &probe, cache) != 0)
@@ -470,6 +488,8 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0, 0) != 0) {
 		goto done;
 	}
+	if (cancelled(req, res))
+		goto done;
 	if (res->backend_note)
 		run_result_note(res, "backend_note", res->backend_note);
 	run_record(req, res);

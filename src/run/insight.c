@@ -7,6 +7,7 @@
 #include <cJSON.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,102 @@ static char *bytes_text(double b)
 	return xasprintf("%.0f B", b);
 }
 
-static void add(char ***lines, size_t *n, char *line)
+/* The findings so far: a growing array of struct run_insight. */
+struct found {
+	struct run_insight *v;
+	size_t n;
+};
+
+static void add_line(struct found *f, const char *rule, int advice, char *text)
 {
-	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
-	(*lines)[(*n)++] = line;
+	f->v = xrealloc(f->v, (f->n + 1) * sizeof *f->v);
+	f->v[f->n++] = (struct run_insight){ rule, advice, text };
+}
+
+/* A finding that says what was measured. */
+static void note(struct found *f, const char *rule, char *text)
+{
+	add_line(f, rule, 0, text);
+}
+
+/* A finding that asks for a change.  Advice speaks only where the
+ * counters allow no other reading: its thresholds, below, are what none
+ * of the exercises' reference solutions reaches (the harness suite runs
+ * every one of them through these rules and fails on any advice). */
+static void advise(struct found *f, const char *rule, char *text)
+{
+	add_line(f, rule, 1, text);
+}
+
+/* A warp request touching this many 32-byte sectors or more has nearly
+ * every lane in a sector of its own: contiguous accesses of up to 16
+ * bytes a lane touch 17 at most, even misaligned.  Between 4 and 17 the
+ * counters cannot tell wide contiguous accesses from scattered narrow
+ * ones, and above 17 a lane's sector is often finished by its next
+ * request from the cache (one row per thread, read 16 bytes at a time). */
+#define UNCOALESCED_SECTORS 30.0
+/* Extra bank passes per shared-memory request: every request of the
+ * kernel at least 2-way conflicted on average. */
+#define CONFLICT_PASSES 1.0
+/* Divergence costs the lanes it leaves idle: advice when over a tenth of
+ * the branches diverge and warps run under half full on average. */
+#define DIVERGENT_SHARE 0.10
+#define HALF_WARP 16.0
+/* Local accesses per warp instruction: a register array indexed at run
+ * time in a loop, not the odd spill of a struct. */
+#define LOCAL_SHARE 0.05
+/* Lanes of atomics that waited behind another lane of the same warp
+ * instruction on the same address, per atomic lane. */
+#define ATOMIC_SAME_ADDRESS 0.5
+
+/* A kernel's counters and the short name advice gives it. */
+struct kernel {
+	const cJSON *c;
+	char name[96];
+};
+
+/* The kernels of simt's counters; the totals as one kernel without a
+ * name when the counters list none. */
+static size_t kernels_of(const cJSON *simt, struct kernel **out)
+{
+	const cJSON *list = item(simt, "kernels"), *k;
+	size_t n = 0;
+
+	*out = NULL;
+	cJSON_ArrayForEach(k, list) {
+		const cJSON *name = item(k, "name");
+
+		*out = xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n].c = k;
+		run_kernel_name(cJSON_IsString(name) ? name->valuestring : "a kernel", (*out)[n].name,
+			   sizeof (*out)[n].name);
+		n++;
+	}
+	if (n == 0) {
+		*out = xcalloc(1, sizeof **out);
+		(*out)[0].c = item(simt, "total");
+		snprintf((*out)[0].name, sizeof (*out)[0].name, "the kernel");
+		n = 1;
+	}
+	return n;
+}
+
+/* The kernel whose figure (a value of measure) is the highest of those
+ * at or over limit, or NULL. */
+static const struct kernel *worst(const struct kernel *k, size_t n,
+				  double (*measure)(const cJSON *), double limit, double *value)
+{
+	const struct kernel *w = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = measure(k[i].c);
+
+		if (v >= limit && (!w || v > *value)) {
+			w = &k[i];
+			*value = v;
+		}
+	}
+	return w;
 }
 
 /* Whether the kernels launched touched no memory (an empty kernel). */
@@ -55,97 +148,194 @@ static int idle(const cJSON *t)
 	return count(t, "launches") > 0 && sum == 0;
 }
 
-static void lanes(const cJSON *t, char ***l, size_t *n)
+/* num / den of a kernel's counters, 0 without any den. */
+static double ratio(const cJSON *k, const char *num, const char *den)
 {
-	double ti = count(t, "thread_instructions"), wi = count(t, "warp_instructions");
-	double active = wi > 0 ? ti / wi : 0;
+	double d = count(k, den);
 
-	if (wi <= 0)
-		return;
-	add(l, n, xasprintf("%.1f of 32 lanes active per warp instruction%s", active,
-			    active < 24 ? ": warps run partly empty (divergence, a block size that "
-					  "is not a multiple of 32, or many lanes past the end)"
-					: ""));
+	return d > 0 ? count(k, num) / d : 0;
 }
 
-static void coalescing(const cJSON *t, const char *what, const char *req, const char *sec,
-		       char ***l, size_t *n)
+static double lanes_active(const cJSON *t)
 {
-	double r = count(t, req), s = count(t, sec), per = r > 0 ? s / r : 0;
+	return ratio(t, "thread_instructions", "warp_instructions");
+}
 
-	if (r <= 0)
+static void lanes(const cJSON *t, struct found *f)
+{
+	double active = lanes_active(t);
+
+	if (count(t, "warp_instructions") <= 0)
 		return;
-	if (per > 8.5 && per < 15.5)
-		add(l, n, xasprintf("global %s: %.1f sectors per warp request, between 4 (a warp "
-				    "reading 4 contiguous bytes per lane) and 16 (16 per lane): "
-				    "wider loads, or 4-byte ones partly scattered; check how the "
-				    "address depends on threadIdx.x", what, per));
-	else if (per >= 15.5 && per < 16.5)
-		add(l, n, xasprintf("global %s: 16 sectors per warp request: contiguous 16-byte "
-				    "accesses (float4), or 4-byte accesses with a stride of 4", what));
-	else if (per >= 16.5)
-		add(l, n, xasprintf("global %s: %.1f sectors per warp request: uncoalesced, nearly "
-				    "every lane touches its own 32-byte sector; make neighbouring "
-				    "threads touch neighbouring addresses", what, per));
+	note(f, "lanes", xasprintf("%.1f of 32 lanes active per warp instruction%s", active,
+				   active < 24 ? ": warps run partly empty (divergence, a block size "
+						 "that is not a multiple of 32, or lanes past the end "
+						 "of a small input)"
+					       : ""));
+}
+
+static double load_sectors(const cJSON *k)
+{
+	return ratio(k, "global_load_sectors", "global_load_requests");
+}
+
+static double store_sectors(const cJSON *k)
+{
+	return ratio(k, "global_store_sectors", "global_store_requests");
+}
+
+static void coalescing(const cJSON *t, const struct kernel *k, size_t nk, int store,
+		       struct found *f)
+{
+	const char *what = store ? "stores" : "loads";
+	double (*measure)(const cJSON *) = store ? store_sectors : load_sectors;
+	double per = measure(t), bad = 0;
+	const struct kernel *w = worst(k, nk, measure, UNCOALESCED_SECTORS, &bad);
+
+	if (w) {
+		advise(f, "coalescing", xasprintf("global %s in %s: %.1f sectors per warp request: "
+						  "uncoalesced, every lane touches its own 32-byte "
+						  "sector; make neighbouring threads touch "
+						  "neighbouring addresses", what, w->name, bad));
+		return;
+	}
+	if (per <= 0)
+		return;
+	if (per < 4.5)
+		note(f, "coalescing", xasprintf("global %s: %.1f sectors per warp request: "
+						"coalesced", what, per));
 	else
-		add(l, n, xasprintf("global %s: %.1f sectors per warp request: coalesced", what, per));
+		note(f, "coalescing", xasprintf("global %s: %.1f sectors per warp request (4 for a "
+						"warp reading 4 contiguous bytes a lane, 16 for 16 "
+						"bytes a lane)", what, per));
 }
 
-static void banks(const cJSON *t, char ***l, size_t *n)
+static double conflict_passes(const cJSON *k)
+{
+	double req = count(k, "shared_load_requests") + count(k, "shared_store_requests");
+
+	return req > 0 ? count(k, "shared_bank_conflicts") / req : 0;
+}
+
+static void banks(const cJSON *t, const struct kernel *k, size_t nk, struct found *f)
 {
 	double req = count(t, "shared_load_requests") + count(t, "shared_store_requests");
-	double c = count(t, "shared_bank_conflicts");
+	double c = count(t, "shared_bank_conflicts"), bad = 0;
+	const struct kernel *w = worst(k, nk, conflict_passes, CONFLICT_PASSES, &bad);
 
-	if (req <= 0)
+	if (w)
+		advise(f, "banks", xasprintf("shared memory in %s: %.2f extra bank passes per "
+					     "request: pad the tile (e.g. [32][33]) or change the "
+					     "index so a warp's lanes hit 32 different banks",
+					     w->name, bad));
+	else if (req > 0 && c <= 0)
+		note(f, "banks", xstrdup("shared memory: no bank conflicts"));
+	else if (req > 0)
+		note(f, "banks", xasprintf("shared memory: %.2f extra bank passes per request "
+					   "(%.0f conflicts)", c / req, c));
+}
+
+static double divergent_share(const cJSON *k)
+{
+	return ratio(k, "divergent_branches", "branches");
+}
+
+/* The divergent share of a kernel whose warps run under half full, else 0. */
+static double costly_divergence(const cJSON *k)
+{
+	return lanes_active(k) < HALF_WARP ? divergent_share(k) : 0;
+}
+
+static void branches(const cJSON *t, const struct kernel *k, size_t nk, struct found *f)
+{
+	double b = count(t, "branches"), d = count(t, "divergent_branches"), bad = 0;
+	const struct kernel *w = worst(k, nk, costly_divergence, DIVERGENT_SHARE, &bad);
+
+	if (w)
+		advise(f, "divergence", xasprintf("%.1f%% of the branches in %s diverged within "
+						  "a warp, and its warps ran %.1f of 32 lanes: both "
+						  "sides run one after the other; branch on "
+						  "warp-uniform values where you can", 100 * bad,
+						  w->name, lanes_active(w->c)));
+	else if (b > 0 && d > 0)
+		note(f, "divergence", xasprintf("%.1f%% of branches diverged within a warp "
+						"(%.0f of %.0f)", 100 * d / b, d, b));
+}
+
+static double local_share(const cJSON *k)
+{
+	double wi = count(k, "warp_instructions");
+
+	return wi > 0 ? (count(k, "local_loads") + count(k, "local_stores")) / wi : 0;
+}
+
+static void local_memory(const cJSON *t, const struct kernel *k, size_t nk, struct found *f)
+{
+	double ld = count(t, "local_loads") + count(t, "local_stores"), bad = 0;
+	const struct kernel *w = worst(k, nk, local_share, LOCAL_SHARE, &bad);
+
+	if (w)
+		advise(f, "local", xasprintf("local memory in %s: %.0f%% of its warp instructions "
+					     "are local accesses: an array indexed at run time (or "
+					     "spilled registers) lives in slow per-thread DRAM; "
+					     "index with constants or keep it small", w->name,
+					     100 * bad));
+	else if (ld > 0)
+		note(f, "local", xasprintf("local memory: %.0f accesses, %.1f%% of the warp "
+					   "instructions", ld, 100 * ld / count(t, "warp_instructions")));
+}
+
+static double global_same_address(const cJSON *k)
+{
+	return ratio(k, "global_atomic_conflicts", "global_atomics");
+}
+
+static double shared_same_address(const cJSON *k)
+{
+	return ratio(k, "shared_atomic_conflicts", "shared_atomics");
+}
+
+/* Atomics by the space they went to and how many lanes met another on
+ * one address, where simt counts them (global_atomics, shared_atomics
+ * and their *_conflicts); without those counts, only how many. */
+static void atomics(const cJSON *t, const struct kernel *k, size_t nk, struct found *f)
+{
+	double at = count(t, "atomics"), blocks = count(t, "blocks"), bad = 0;
+	double g = count(t, "global_atomics"), sh = count(t, "shared_atomics");
+	const struct kernel *w;
+
+	if (at <= 0)
 		return;
-	if (c <= 0)
-		add(l, n, xstrdup("shared memory: no bank conflicts"));
+	if ((w = worst(k, nk, global_same_address, ATOMIC_SAME_ADDRESS, &bad)))
+		advise(f, "atomics", xasprintf("global atomics in %s: %.0f%% of the lanes waited "
+					       "for another lane of their warp on the same address, "
+					       "as atomics to one address serialise; combine in "
+					       "registers (warp shuffles) or shared memory first, "
+					       "then one atomic per warp or block", w->name,
+					       100 * bad));
+	else if ((w = worst(k, nk, shared_same_address, ATOMIC_SAME_ADDRESS, &bad)))
+		advise(f, "atomics", xasprintf("shared atomics in %s: %.0f%% of the lanes waited "
+					       "for another lane of their warp on the same address: "
+					       "combine in registers first, or give each warp its "
+					       "own copy", w->name, 100 * bad));
+	else if (item(t, "global_atomics"))
+		note(f, "atomics", xasprintf("atomics: %.0f in shared memory, %.0f in global "
+					     "memory (%.1f per block), few lanes of a warp on one "
+					     "address", sh, g, blocks > 0 ? g / blocks : g));
+	else if (blocks > 0 && at <= blocks)
+		note(f, "atomics", xasprintf("atomics: %.0f for %.0f blocks: at most one per "
+					     "block", at, blocks));
+	else if (blocks > 0)
+		note(f, "atomics", xasprintf("atomics: %.0f, %.1f per block", at, at / blocks));
 	else
-		add(l, n, xasprintf("shared memory: %.2f extra bank passes per request (%.0f conflicts):"
-				    " pad the tile (e.g. [32][33]) or change the index so a warp's "
-				    "lanes hit 32 different banks", c / req, c));
-}
-
-static void branches(const cJSON *t, char ***l, size_t *n)
-{
-	double b = count(t, "branches"), d = count(t, "divergent_branches");
-
-	if (b <= 0 || d <= 0)
-		return;
-	add(l, n, xasprintf("%.1f%% of branches diverged within a warp (%.0f of %.0f)%s",
-			    100 * d / b, d, b,
-			    d / b > 0.1 ? ": both sides run one after the other; branch on "
-					  "warp-uniform values where you can"
-					: ""));
-}
-
-static void local_and_atomics(const cJSON *t, char ***l, size_t *n)
-{
-	double ld = count(t, "local_loads") + count(t, "local_stores");
-	double at = count(t, "atomics"), blocks = count(t, "blocks");
-
-	if (ld > 0)
-		add(l, n, xasprintf("local memory: %.0f accesses: an array indexed at run time (or "
-				    "spilled registers) lives in slow per-thread DRAM; index with "
-				    "constants or keep it small", ld));
-	if (at > 0 && blocks > 0 && at <= blocks)
-		add(l, n, xasprintf("atomics: %.0f for %.0f blocks: at most one per block, so "
-				    "the blocks already combine their values before the atomic",
-				    at, blocks));
-	else if (at > 0 && blocks > 0)
-		add(l, n, xasprintf("atomics: %.0f, %.1f per block: atomics to one address "
-				    "serialise on a GPU; combine in registers or shared memory "
-				    "first", at, at / blocks));
-	else if (at > 0)
-		add(l, n, xasprintf("atomics: %.0f: atomics to one address serialise on a GPU; "
-				    "combine in registers or shared memory first", at));
+		note(f, "atomics", xasprintf("atomics: %.0f", at));
 }
 
 /* Global traffic per call of solve against the minimum the work needs
  * (work.bytes, from the harness).  Sectors count every 32-byte piece a
  * request touched, before any cache: near 1x every byte crosses once;
  * above, data is fetched from global memory again and again. */
-static void traffic(const cJSON *root, const cJSON *t, char ***l, size_t *n)
+static void traffic(const cJSON *root, const cJSON *t, struct found *f)
 {
 	const cJSON *w = item(root, "work");
 	double min = count(w, "bytes"), calls = count(w, "calls");
@@ -161,19 +351,23 @@ static void traffic(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	a = bytes_text(moved);
 	b = bytes_text(min);
 	if (ratio < 1.25)
-		add(l, n, xasprintf("global traffic: %s per call, %.2fx the %s the work needs: "
+		note(f, "traffic", xasprintf("global traffic: %s per call, %.2fx the %s the work needs: "
 				    "each byte crosses once, so DRAM bandwidth sets the pace", a,
 				    ratio, b));
 	else if (ratio < 4)
-		add(l, n, xasprintf("global traffic: %s per call, %.1fx the %s the work needs "
+		note(f, "traffic", xasprintf("global traffic: %s per call, %.1fx the %s the work needs "
 				    "(counted before caches): some data is fetched more than once, "
 				    "as when blocks share input tiles; the L2 often catches these "
 				    "re-reads, but each still costs an L2 access", a, ratio, b));
 	else
-		add(l, n, xasprintf("global traffic: %s per call, %.1fx the %s the work needs "
-				    "(counted before caches): the same data is fetched again and "
-				    "again; keep what is reused in shared memory or registers", a,
-				    ratio, b));
+		note(f, "traffic", xasprintf("global traffic: %s per call, %.1fx the %s the work "
+					     "needs (counted before caches): each byte is fetched "
+					     "about %.0f times, from the L2 when it holds it%s", a,
+					     ratio, b, ratio,
+					     count(t, "shared_load_requests") > 0
+						     ? ""
+						     : "; what is reused can be kept in shared "
+						       "memory or registers"));
 	free(a);
 	free(b);
 }
@@ -203,7 +397,7 @@ static const char *work_peak(const cJSON *root, double *tf)
  * work figures the intensity is the algorithm's (minimum bytes), and the
  * floor is the least time the device's peaks allow per call; without them
  * it falls back on the bytes the requests touched. */
-static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
+static void roofline(const cJSON *root, const cJSON *t, struct found *f)
 {
 	const cJSON *w = item(root, "work"), *dev = item(root, "device");
 	double bytes = count(w, "bytes"), flops = count(w, "flops");
@@ -222,19 +416,19 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 	ai = flops / bytes;
 	if (ridge <= 0) {
 		/* the peaks come from the harness's table of datasheets */
-		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched (no peaks "
+		note(f, "roofline", xasprintf("arithmetic intensity %.2f FLOP per byte touched (no peaks "
 				    "are known for this device to place it against)", ai));
 		return;
 	}
 	if (!minimum) {
-		add(l, n, xasprintf("arithmetic intensity %.2f FLOP per byte touched: %s (the "
+		note(f, "roofline", xasprintf("arithmetic intensity %.2f FLOP per byte touched: %s (the "
 				    "ridge is about %.0f FLOP/byte in %s)",
 				    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge, kind));
 		return;
 	}
 	mem_us = bytes / (gbps * 1e3);
 	math_us = flops / (tf * 1e6);
-	add(l, n, xasprintf("roofline: %.2f FLOP per byte of minimum traffic, %s (ridge %.0f): "
+	note(f, "roofline", xasprintf("roofline: %.2f FLOP per byte of minimum traffic, %s (ridge %.0f): "
 			    "at the device's peaks a call needs at least %.3g us (%.3g us of "
 			    "DRAM transfer, %.3g us of %s math)",
 			    ai, ai < ridge ? "memory-bound" : "compute-bound", ridge,
@@ -244,7 +438,7 @@ static void roofline(const cJSON *root, const cJSON *t, char ***l, size_t *n)
 /* A GPU bench against the roofline of its bound: memory-bound work is
  * judged by its share of peak DRAM bandwidth, compute-bound work by its
  * share of peak FP32 throughput. */
-static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
+static void gpu_roofline(const cJSON *root, struct found *f)
 {
 	const cJSON *w = item(root, "work"), *d = item(root, "derived");
 	const cJSON *dev = item(root, "device");
@@ -262,15 +456,15 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 		if (p < 0)
 			return;
 		if (p >= 80)
-			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: at the "
+			note(f, "gpu_bandwidth", xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: at the "
 					    "roofline, little is left to gain", p));
 		else if (p >= 50)
-			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: good, "
+			advise(f, "gpu_bandwidth", xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: good, "
 					    "not at the roofline yet (80%% or more is reachable): keep more "
 					    "bytes in flight with wider loads and more independent loads "
 					    "per thread, and make sure each byte crosses once", p));
 		else
-			add(l, n, xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: far "
+			advise(f, "gpu_bandwidth", xasprintf("%.1f%% of peak DRAM bandwidth on memory-bound work: far "
 					    "from the roofline: look at coalescing and bytes in flight; "
 					    "--backend simt shows the access counters", p));
 		return;
@@ -281,15 +475,15 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 		if (p < 0)
 			return;
 		if (p >= 60)
-			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: near "
+			note(f, "gpu_flops", xasprintf("%.1f%% of peak %s throughput on compute-bound work: near "
 					    "what the SMs can issue", p, kind));
 		else if (p >= 25)
-			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: the "
+			advise(f, "gpu_flops", xasprintf("%.1f%% of peak %s throughput on compute-bound work: the "
 					    "math units wait; more outputs per thread or per warp "
 					    "(register blocking) raise the math done per byte loaded from "
 					    "shared memory", p, kind));
 		else
-			add(l, n, xasprintf("%.1f%% of peak %s throughput on compute-bound work: far "
+			advise(f, "gpu_flops", xasprintf("%.1f%% of peak %s throughput on compute-bound work: far "
 					    "below it, the kernel is limited by memory traffic it need "
 					    "not make; reuse operands from shared memory and registers",
 					    p, kind));
@@ -297,49 +491,98 @@ static void gpu_roofline(const cJSON *root, char ***l, size_t *n)
 }
 
 /* How far the timing itself can be trusted. */
-static void gpu_timing(const cJSON *root, char ***l, size_t *n)
+static void gpu_timing(const cJSON *root, struct found *f)
 {
 	const cJSON *t = item(root, "timing");
 	double noise = count(t, "noise_pct"), batched = count(t, "batched");
 
 	if (noise > 2)
-		add(l, n, xasprintf("timing noise %.1f%% (stdev over mean): the GPU may be shared "
+		note(f, "gpu_noise", xasprintf("timing noise %.1f%% (stdev over mean): the GPU may be shared "
 				    "or changing clocks; compare medians of several runs", noise));
 	if (batched > 1)
-		add(l, n, xasprintf("a call takes under 10 us, so calls were timed %.0f at a time: "
+		note(f, "gpu_batched", xasprintf("a call takes under 10 us, so calls were timed %.0f at a time: "
 				    "at this size launch overhead and the last wave of blocks weigh "
 				    "as much as the kernel's inner loop", batched));
 }
 
-size_t run_insights(const char *result_json, char ***lines)
+/* Whether the program ran to its end: counters of a run that crashed or
+ * was stopped describe only the part before, which may be nothing. */
+static int ran_through(const cJSON *root)
+{
+	const cJSON *st = item(root, "status");
+
+	return !cJSON_IsString(st) || (strcmp(st->valuestring, "runtime_error") != 0 &&
+				       strcmp(st->valuestring, "timeout") != 0);
+}
+
+static void simt_counters(const cJSON *root, const cJSON *t, struct found *f)
+{
+	struct kernel *k;
+	size_t nk;
+
+	if (idle(t)) {
+		/* lanes "active" over a bare return say nothing */
+		note(f, "idle", xasprintf("the kernels read and wrote no memory at all (%.0f warp "
+					  "instructions in all): nothing they did can be seen",
+					  count(t, "warp_instructions")));
+		return;
+	}
+	nk = kernels_of(item(root, "simt"), &k);
+	lanes(t, f);
+	coalescing(t, k, nk, 0, f);
+	coalescing(t, k, nk, 1, f);
+	banks(t, k, nk, f);
+	branches(t, k, nk, f);
+	local_memory(t, k, nk, f);
+	atomics(t, k, nk, f);
+	traffic(root, t, f);
+	roofline(root, t, f);
+	free(k);
+}
+
+size_t run_insight_list(const char *result_json, struct run_insight **out)
 {
 	cJSON *j = result_json ? cJSON_Parse(result_json) : NULL;
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(j, "simt"), "total");
-	size_t n = 0;
+	const cJSON *t = item(item(j, "simt"), "total");
+	struct found f = { NULL, 0 };
 
-	*lines = NULL;
-	if (cJSON_IsObject(t) && idle(t)) {
-		/* lanes "active" over a bare return say nothing */
-		add(lines, &n, xasprintf("the kernels read and wrote no memory at all (%.0f warp "
-					 "instructions in all): nothing they did can be seen",
-					 count(t, "warp_instructions")));
-	} else if (cJSON_IsObject(t)) {
-		lanes(t, lines, &n);
-		coalescing(t, "loads", "global_load_requests", "global_load_sectors", lines, &n);
-		coalescing(t, "stores", "global_store_requests", "global_store_sectors", lines, &n);
-		banks(t, lines, &n);
-		branches(t, lines, &n);
-		local_and_atomics(t, lines, &n);
-		traffic(j, t, lines, &n);
-		roofline(j, t, lines, &n);
-	} else if (cJSON_IsObject(item(j, "timing")) &&
-		   !cJSON_IsTrue(item(item(j, "timing"), "emulated"))) {
-		gpu_roofline(j, lines, &n);
-		gpu_timing(j, lines, &n);
+	if (cJSON_IsObject(t) && ran_through(j))
+		simt_counters(j, t, &f);
+	else if (cJSON_IsObject(item(j, "timing")) &&
+		 !cJSON_IsTrue(item(item(j, "timing"), "emulated"))) {
+		gpu_roofline(j, &f);
+		gpu_timing(j, &f);
 	}
 	cJSON_Delete(j);
+	*out = f.v;
+	return f.n;
+}
+
+void run_insight_list_free(struct run_insight *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+size_t run_insights(const char *result_json, char ***lines)
+{
+	struct run_insight *v;
+	size_t n = run_insight_list(result_json, &v);
+
+	*lines = n ? xcalloc(n, sizeof **lines) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		(*lines)[i] = v[i].text;
+		v[i].text = NULL;
+	}
+	run_insight_list_free(v, n);
 	return n;
+}
+
+static void add(char ***lines, size_t *n, char *line)
+{
+	*lines = xrealloc(*lines, (*n + 1) * sizeof **lines);
+	(*lines)[(*n)++] = line;
 }
 
 /* A link key of the model as people write it: "NVLink 4" for nvlink4. */

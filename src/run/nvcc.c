@@ -285,17 +285,27 @@ struct error_list {
 	size_t n, cap;
 };
 
+/* Adds an error, unless the same one (the linker names a missing function
+ * once for each call) is there already. */
 static void add_error(struct error_list *l, const char *file, size_t flen, int line,
 		      const char *msg, size_t mlen)
 {
 	struct run_compile_error *e;
 
+	while (mlen && isspace((unsigned char)msg[mlen - 1]))
+		mlen--;
+	for (size_t i = 0; i < l->n; i++) {
+		e = &l->v[i];
+		if (e->line == line && strlen(e->message) == mlen &&
+		    memcmp(e->message, msg, mlen) == 0 && (e->file ? file && strlen(e->file) == flen &&
+		    memcmp(e->file, file, flen) == 0 : !file))
+			return;
+	}
 	xgrow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v);
 	e = &l->v[l->n++];
 	e->file = file ? xstrndup(file, flen) : NULL;
 	e->line = line;
-	while (mlen && isspace((unsigned char)msg[mlen - 1]))
-		mlen--;
+	e->missing = 0;
 	e->message = xstrndup(msg, mlen);
 }
 
@@ -402,6 +412,69 @@ size_t run_log_errors(const char *log, struct run_compile_error **out)
 	}
 	*out = l.v;
 	return l.n;
+}
+
+/* The name a linker message's symbol is called by: "solve" for
+ * "undefined reference to `ns::solve(float const*, int)'"; NULL when the
+ * message is not about a missing function. */
+static char *missing_function(const char *msg)
+{
+	const char *p = str_starts(msg, "undefined reference to `") ? strchr(msg, '`') + 1 : NULL;
+	const char *open = p ? strchr(p, '(') : NULL, *start = p;
+
+	if (!open)
+		return NULL;
+	for (const char *q = p; q + 1 < open; q++)
+		if (q[0] == ':' && q[1] == ':')
+			start = q + 2;
+	return start < open ? xstrndup(start, (size_t)(open - start)) : NULL;
+}
+
+/* The declaration of function name at the start of a line of text (a
+ * harness's "void solve(const float* a, ..., int n);", over as many
+ * lines as it takes, blanks squeezed), without its ';'; NULL if none. */
+static char *declaration(const char *text, const char *name)
+{
+	size_t nlen = strlen(name);
+
+	for (const char *ln = text; ln && *ln; ln = strchr(ln, '\n') ? strchr(ln, '\n') + 1 : NULL) {
+		const char *hit = ln, *end, *eol = strchr(ln, '\n');
+		struct strbuf sb;
+
+		if (!isalpha((unsigned char)*ln))
+			continue;
+		while ((hit = strstr(hit, name)) && (!eol || hit < eol) &&
+		       ((hit > ln && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_')) ||
+			hit[nlen + strspn(hit + nlen, " ")] != '('))
+			hit += nlen;
+		/* the name before the line's first '(', and a ';' before any '{' */
+		if (!hit || (eol && hit > eol) || strchr(ln, '(') != hit + nlen + strspn(hit + nlen, " ") ||
+		    !(end = strpbrk(ln, ";{")) || *end != ';')
+			continue;
+		sb_init(&sb);
+		for (const char *c = ln; c < end; c++)
+			if (!isspace((unsigned char)*c) || (sb.len && sb.s[sb.len - 1] != ' '))
+				sb_putc(&sb, isspace((unsigned char)*c) ? ' ' : *c);
+		return sb_steal(&sb);
+	}
+	return NULL;
+}
+
+void run_log_missing(struct run_compile_error *e, size_t n, const char *harness)
+{
+	for (size_t i = 0; harness && i < n; i++) {
+		char *name = missing_function(e[i].message);
+		char *decl = name ? declaration(harness, name) : NULL;
+
+		if (decl) {
+			free(e[i].message);
+			e[i].message = xasprintf("your file must define `%s`: the harness calls it, and "
+						 "the linker found no definition", decl);
+			e[i].missing = 1;
+		}
+		free(decl);
+		free(name);
+	}
 }
 
 void run_compile_errors_free(struct run_compile_error *e, size_t n)

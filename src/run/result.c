@@ -428,6 +428,8 @@ static cJSON *errors_json(const struct run_result *res)
 		put(o, "file", e->file ? cJSON_CreateString(e->file) : cJSON_CreateNull());
 		put(o, "line", e->line ? cJSON_CreateNumber(e->line) : cJSON_CreateNull());
 		put(o, "message", cJSON_CreateString(e->message));
+		if (e->missing)
+			put(o, "missing", cJSON_CreateTrue());
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -517,9 +519,10 @@ int run_result_from_json(const char *json, struct run_result *res)
 		struct run_compile_error *ce = &res->errors[res->n_errors++];
 		double line = num(e, "line");
 
-		ce->file = xstrdup(str(e, "file") ? str(e, "file") : "?");
+		ce->file = str(e, "file") ? xstrdup(str(e, "file")) : NULL;
 		ce->line = int_count_of(line, 0);
 		ce->message = xstrdup(str(e, "message") ? str(e, "message") : "");
+		ce->missing = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "missing"));
 	}
 	hz = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "simt"),
 					      "hazards");
@@ -528,6 +531,20 @@ int run_result_from_json(const char *json, struct run_result *res)
 	cJSON_Delete(o);
 	return 0;
 }
+
+int run_case_width(const struct run_result *r)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].name && strlen(r->cases[i].name) > w)
+			w = strlen(r->cases[i].name);
+	return w > 40 ? 40 : (int)w;
+}
+
+/* A case's counts add up its seeds' (three in a check): "3 elements never
+ * written" of n=1 is one element in each. */
+#define SEEDS_SUMMED " (summed over the case's seeds)"
 
 char *run_case_errors(const struct run_case *c)
 {
@@ -544,11 +561,11 @@ char *run_case_errors(const struct run_case *c)
 	if (failed && sb.len && c->mismatches >= 0 && wrong <= 0) {
 		/* nothing else was wrong: the error figures would read as a pass */
 		sb_puts(&sb, c->overruns > 0 && !c->not_written ? "; the values inside are right"
-							      : "");
+								: SEEDS_SUMMED);
 		return sb_steal(&sb);
 	}
 	if (failed && wrong > 0 && sb.len)
-		sb_printf(&sb, "; %ld wrong value%s:", wrong, wrong == 1 ? "" : "s");
+		sb_printf(&sb, "; %ld wrong value%s%s:", wrong, wrong == 1 ? "" : "s", SEEDS_SUMMED);
 	if (!isnan(c->max_abs_err))
 		sb_printf(&sb, "%smax abs err %.3g", sb.len ? " " : "", c->max_abs_err);
 	if (!isnan(c->max_rel_err))

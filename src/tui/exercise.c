@@ -46,6 +46,7 @@ struct exscreen {
 	struct rline *hint; /* the hints shown, above the verdict */
 	int nhint;
 	char *output;       /* the last run's stdout and stderr, for 'o' */
+	int verdict;        /* the results hold a verdict */
 	const struct exercise *next; /* offered after a pass */
 };
 
@@ -73,6 +74,7 @@ static void results_clear(struct exscreen *x)
 	free(x->res);
 	x->res = NULL;
 	x->nres = x->res_top = 0;
+	x->verdict = 0;
 }
 
 static void hints_clear(struct exscreen *x)
@@ -128,53 +130,6 @@ static void results_add(struct exscreen *x, enum ui_role role, const char *fmt, 
 	x->res[x->nres].text = sb_steal(&sb);
 	x->res[x->nres].role = role;
 	x->nres++;
-}
-
-/* The length in bytes of the longest start of s (of len bytes) that fits
- * in width columns, ending at a space when one is there to end at. */
-static size_t fit(const char *s, size_t len, int width)
-{
-	size_t best = 0, space = 0;
-
-	for (size_t i = 1; i <= len; i++) {
-		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
-			continue; /* inside a UTF-8 sequence */
-		if (doc_text_width(s, i) > width)
-			break;
-		best = i;
-		if (i < len && s[i] == ' ')
-			space = i;
-	}
-	if (best == len)
-		return len;
-	return space ? space : best ? best : 1;
-}
-
-/* Paints s from row y, column x0, wrapped at width columns; continuation
- * rows are indented two columns past the line's own indent.  Returns the
- * rows used, at most max. */
-static int paint_wrapped(int y, int x0, const char *s, int width, int max)
-{
-	int indent = (int)strspn(s, " ") + 2;
-	int rows = 0;
-
-	if (indent > width / 2)
-		indent = 0;
-	while (rows < max) {
-		int left = rows ? indent : 0;
-		size_t len = strlen(s), n = fit(s, len, width - left);
-		char *piece = xstrndup(s, n);
-
-		term_put(y + rows, x0 + left, piece, width - left);
-		free(piece);
-		rows++;
-		s += n;
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-	}
-	return rows;
 }
 
 /* Adds text split at newlines, each line in role, at most max lines. */
@@ -273,16 +228,20 @@ static void exercise_resize(struct tui *t, void *state)
 	x->top = doc_line_for_anchor(x->lay, keep);
 }
 
-/* Rows of the results pane (the statement gets the rest). */
+/* Rows of the results pane (the statement gets the rest): what its lines
+ * take wrapped, up to half the body, or two thirds after a check, so
+ * that the verdict and what explains it show at 80x24. */
 static int results_rows(const struct tui *t, const struct exscreen *x)
 {
 	int body = t->rows - 4; /* title, file line, history line, status */
-	int want = pane_count(x) + 1;
+	int cap = x->verdict ? body * 2 / 3 : body / 2, want = 1;
 
 	if (x->full_results)
 		return body;
-	if (want > body / 2)
-		want = body / 2;
+	for (int i = x->res_top; i < pane_count(x) && want <= cap; i++)
+		want += term_put_wrapped(-1, 1, pane_line(x, i)->text, t->cols - 2, cap);
+	if (want > cap)
+		want = cap;
 	return want < 3 ? 3 : want;
 }
 
@@ -435,13 +394,19 @@ static void exercise_draw(struct tui *t, void *state)
 		const struct rline *ln = pane_line(x, i);
 
 		attron(term_attr(ln->role));
-		y += paint_wrapped(y, 1, ln->text, t->cols - 2, end - y);
+		y += term_put_wrapped(y, 1, ln->text, t->cols - 2, end - y);
 		attroff(term_attr(ln->role));
 	}
-	tui_status(t, x->next ? "n: next exercise  e: edit  c: check  b: bench  h: hint  "
-				"s: solution  o: output  q: back"
-			      : "e: edit  c: check  b: bench  h: hint  s: solution  o: output  "
-				"v: results  q: back");
+	if (t->cols >= 100)
+		tui_status(t, x->next ? "n: next exercise  e: edit  c: check  b: bench  h: hint  "
+					"s: solution  o: output  v: results  q: back"
+				      : "e: edit  c: check  b: bench  h: hint  s: solution  o: output  "
+					"v: all the results  ?: keys  q: back");
+	else
+		tui_status(t, x->next ? "n:next e:edit c:check b:bench h:hint s:solution o:output "
+					"v:results q:back"
+				      : "e:edit c:check b:bench h:hint s:solution o:output v:results "
+					"?:keys q:back");
 	refresh();
 	link_file(t, x, srows + 1);
 }
@@ -486,21 +451,78 @@ static int source_line(const char *text, long line, char *out, size_t size)
 	return 1;
 }
 
-/* One access of a hazard: what, where, by whom, and the learner's line. */
-static void show_site(struct exscreen *x, const cJSON *site, const char *space,
-		      const char *source)
+/* The learner's code at line, under the place that names it; once, as a
+ * second access on the line just shown adds nothing. */
+static void show_code(struct exscreen *x, const char *source, int line, int *shown)
+{
+	char code[160];
+
+	if (!source || line == *shown || !source_line(source, line, code, sizeof code))
+		return;
+	results_add(x, UI_CODE, "      %d | %s", line, code);
+	*shown = line;
+}
+
+/* "block (1,0,0) thread (0,0,0)" from a site's arrays. */
+static void coords(const cJSON *site, int v[6])
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(site, "block");
+	const cJSON *th = cJSON_GetObjectItemCaseSensitive(site, "thread");
+
+	for (int i = 0; i < 3; i++) {
+		v[i] = cJSON_GetArrayItem(b, i) ? cJSON_GetArrayItem(b, i)->valueint : 0;
+		v[3 + i] = cJSON_GetArrayItem(th, i) ? cJSON_GetArrayItem(th, i)->valueint : 0;
+	}
+}
+
+/* Whether name is the learner's file: simt's reports give base names. */
+static int learner_base(const struct exscreen *x, const char *name)
+{
+	const char *base = x->file ? strrchr(x->file, '/') : NULL;
+
+	base = base ? base + 1 : x->file;
+	return base && name && strcmp(name, base) == 0;
+}
+
+static int learner_file(const struct exscreen *x, const cJSON *file)
+{
+	return cJSON_IsString(file) && learner_base(x, file->valuestring);
+}
+
+/* A site of a hazard in the runner's terms, for the words of the fix. */
+static void site_access(const struct exscreen *x, const cJSON *site, struct run_access *a)
+{
+	const cJSON *line = cJSON_GetObjectItemCaseSensitive(site, "line");
+	const cJSON *acc = cJSON_GetObjectItemCaseSensitive(site, "access");
+	const cJSON *stream = cJSON_GetObjectItemCaseSensitive(site, "stream");
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(site, "operation");
+	int v[6];
+
+	coords(site, v);
+	memset(a, 0, sizeof *a);
+	a->line = cJSON_IsNumber(line) &&
+			  learner_file(x, cJSON_GetObjectItemCaseSensitive(site, "file"))
+		  ? line->valueint
+		  : 0;
+	a->access = cJSON_IsString(acc) ? acc->valuestring : NULL;
+	memcpy(a->block, v, sizeof a->block);
+	a->stream = cJSON_IsNumber(stream) ? stream->valueint : -1;
+	/* copies and memsets are operations too, on a stream of their own */
+	a->host = cJSON_IsString(op) && strcmp(op->valuestring, "the host") == 0;
+}
+
+/* One access of a hazard: what, where, by whom. */
+static void show_site(struct exscreen *x, const cJSON *site, const char *space)
 {
 	const cJSON *file = cJSON_GetObjectItemCaseSensitive(site, "file");
 	const cJSON *line = cJSON_GetObjectItemCaseSensitive(site, "line");
 	const cJSON *acc = cJSON_GetObjectItemCaseSensitive(site, "access");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(site, "block");
-	const cJSON *th = cJSON_GetObjectItemCaseSensitive(site, "thread");
 	const cJSON *op = cJSON_GetObjectItemCaseSensitive(site, "operation");
 	const cJSON *stream = cJSON_GetObjectItemCaseSensitive(site, "stream");
-	const char *base = x->file ? strrchr(x->file, '/') : NULL;
-	char where[256] = "an unknown line", code[160], on[48] = "";
+	char where[256] = "an unknown line", on[48] = "";
 	int v[6];
 
+	coords(site, v);
 	/* a race between streams names each side's stream; a copy or memset
 	 * has no line or thread */
 	if (cJSON_IsNumber(stream) && stream->valueint > 0)
@@ -513,74 +535,172 @@ static void show_site(struct exscreen *x, const cJSON *site, const char *space,
 			    cJSON_IsString(acc) ? acc->valuestring : "", op->valuestring, on);
 		return;
 	}
-
-	for (int i = 0; i < 3; i++) {
-		v[i] = cJSON_GetArrayItem(b, i) ? cJSON_GetArrayItem(b, i)->valueint : 0;
-		v[3 + i] = cJSON_GetArrayItem(th, i) ? cJSON_GetArrayItem(th, i)->valueint : 0;
-	}
 	if (cJSON_IsString(file) && cJSON_IsNumber(line))
 		snprintf(where, sizeof where, "%s:%d", file->valuestring, line->valueint);
 	results_add(x, UI_WARN, "  %s%s%s at %s, block (%d,%d,%d) thread (%d,%d,%d)%s",
 		    space ? space : "", space && cJSON_IsString(acc) ? " " : "",
 		    cJSON_IsString(acc) ? acc->valuestring : "", where, v[0], v[1], v[2], v[3],
 		    v[4], v[5], on);
-	base = base ? base + 1 : x->file;
-	if (source && base && cJSON_IsString(file) && strcmp(file->valuestring, base) == 0 &&
-	    cJSON_IsNumber(line) && source_line(source, line->valueint, code, sizeof code))
-		results_add(x, UI_TEXT, "      %d | %s", line->valueint, code);
 }
 
-/* simt's hazard reports, from the result JSON: each with its kind, count
- * and kernel, then the accesses involved with the learner's source lines,
- * then the message in full. */
-static void show_hazards(struct exscreen *x, const struct run_result *r)
+/* What a report's message adds to the accesses shown above it: a race's
+ * reason ("no synchronization orders them"); an uninitialized read's
+ * clause after its place, or, the element being named, what follows. */
+static const char *reason(const char *msg, const char *kind, int named)
+{
+	const char *r = strcmp(kind, "race") == 0 ? strrchr(msg, ',') : strstr(msg, "): ");
+
+	if (!r)
+		return msg;
+	r += strcmp(kind, "race") == 0 ? 2 : 3;
+	if (named && strstr(r, ", "))
+		r = strstr(r, ", ") + 2; /* "offset 4 of ..., not written by this block" */
+	return r;
+}
+
+/* One hazard report: its kind and the element it is about, its space,
+ * kernel and count; the accesses with the learner's lines; the reason;
+ * and the usual fix. */
+static void show_hazard(struct exscreen *x, const cJSON *h, const char *source)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(h, "kind");
+	const cJSON *space = cJSON_GetObjectItemCaseSensitive(h, "space");
+	const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(h, "kernel");
+	const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
+	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(h, "message");
+	const cJSON *sites = cJSON_GetObjectItemCaseSensitive(h, "sites"), *site;
+	const char *sp = cJSON_IsString(space) ? space->valuestring : NULL;
+	const char *k = cJSON_IsString(kind) ? kind->valuestring : "hazard";
+	struct run_access acc[2];
+	struct run_hazard_words w;
+	char in_space[48] = "", name[128] = "a kernel";
+	int n = 0, shown = 0;
+
+	/* a register is no memory */
+	if (sp && strcmp(sp, "register") == 0)
+		snprintf(in_space, sizeof in_space, " in a register");
+	else if (sp)
+		snprintf(in_space, sizeof in_space, " in %s memory", sp);
+	if (cJSON_IsString(kernel))
+		run_kernel_name(kernel->valuestring, name, sizeof name);
+	cJSON_ArrayForEach(site, sites)
+		if (n < 2)
+			site_access(x, site, &acc[n++]);
+	run_hazard_words(k, sp, cJSON_IsString(kernel) ? kernel->valuestring : NULL,
+			 cJSON_IsString(msg) ? msg->valuestring : NULL, acc, n, source, &w);
+	results_add(x, UI_WARN, "%s%s%s%s in %s, %d time%s",
+		    strcmp(k, "uninitialized") == 0 ? "uninitialized read" : k,
+		    !w.place ? "" : strcmp(k, "race") == 0 ? " on " : " of ",
+		    w.place ? w.place : "", in_space, name,
+		    cJSON_IsNumber(count) ? count->valueint : 1,
+		    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");
+	cJSON_ArrayForEach(site, sites) {
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(site, "file");
+		const cJSON *line = cJSON_GetObjectItemCaseSensitive(site, "line");
+
+		show_site(x, site, sp);
+		if (learner_file(x, file) && cJSON_IsNumber(line))
+			show_code(x, source, line->valueint, &shown);
+	}
+	if (cJSON_IsString(msg) && (strcmp(k, "race") != 0 || cJSON_GetArraySize(sites) == 2))
+		results_add(x, UI_DIM, "  %s", reason(msg->valuestring, k, w.place != NULL));
+	if (w.fix)
+		results_add(x, UI_QUIZ, "  %s", w.fix);
+	run_hazard_words_free(&w);
+}
+
+/* simt's hazard reports, from the result JSON: the first `first` of them,
+ * or those after it when first is negative (-1: from the second on). */
+static void show_hazards(struct exscreen *x, const struct run_result *r, int first)
 {
 	cJSON *j = cJSON_Parse(r->json);
 	const cJSON *hz = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(j, "simt"), "hazards");
 	const cJSON *list = cJSON_GetObjectItemCaseSensitive(hz, "hazards"), *h;
 	char *source = x->file ? read_file(x->file, NULL) : NULL;
-	int shown = 0;
+	int i = 0, from = first < 0 ? -first : 0, to = first < 0 ? 7 : first;
 
-	if (cJSON_GetArraySize(list) > 0)
-		results_add(x, UI_SECTION, "simt found %llu hazard%s (races, barrier misuse, "
-			    "uninitialized reads):", r->hazard_total,
-			    r->hazard_total == 1 ? "" : "s");
 	cJSON_ArrayForEach(h, list) {
-		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(h, "kind");
-		const cJSON *space = cJSON_GetObjectItemCaseSensitive(h, "space");
-		const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(h, "kernel");
-		const cJSON *count = cJSON_GetObjectItemCaseSensitive(h, "count");
-		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(h, "message");
-		const cJSON *sites = cJSON_GetObjectItemCaseSensitive(h, "sites"), *site;
-		char in_space[48] = "";
-
-		if (shown++ == 6) {
+		if (i >= from && i < to)
+			show_hazard(x, h, source);
+		else if (i == to && first < 0)
 			results_add(x, UI_DIM, "  ... and more (all of them: cudalab check --json)");
-			break;
-		}
-		/* a register is no memory */
-		if (cJSON_IsString(space) && strcmp(space->valuestring, "register") == 0)
-			snprintf(in_space, sizeof in_space, " in a register");
-		else if (cJSON_IsString(space))
-			snprintf(in_space, sizeof in_space, " in %s memory", space->valuestring);
-		results_add(x, UI_WARN, "%s%s in %s, %d time%s",
-			    cJSON_IsString(kind) ? kind->valuestring : "hazard", in_space,
-			    cJSON_IsString(kernel) ? kernel->valuestring : "a kernel",
-			    cJSON_IsNumber(count) ? count->valueint : 1,
-			    cJSON_IsNumber(count) && count->valueint == 1 ? "" : "s");
-		cJSON_ArrayForEach(site, sites)
-			show_site(x, site, cJSON_IsString(space) ? space->valuestring : NULL, source);
-		if (cJSON_IsString(msg) && cJSON_GetArraySize(sites) == 2 &&
-		    cJSON_IsString(kind) && strcmp(kind->valuestring, "race") == 0 &&
-		    strrchr(msg->valuestring, ','))
-			/* the accesses are above; what is left is the reason */
-			results_add(x, UI_DIM, "  %s", strrchr(msg->valuestring, ',') + 2);
-		else if (cJSON_IsString(msg))
-			results_add(x, UI_DIM, "  %s", msg->valuestring);
+		i++;
 	}
 	free(source);
 	cJSON_Delete(j);
+}
+
+/* Where simt stopped a kernel, from its report on stderr, with the
+ * learner's line. */
+static void show_fault(struct exscreen *x, const struct run_result *r)
+{
+	struct run_fault f;
+	char *source;
+	int shown = 0;
+
+	if (run_fault_find(r->err, &f) != 0)
+		return;
+	source = x->file ? read_file(x->file, NULL) : NULL;
+	results_add(x, UI_WARN, "  %s", f.message);
+	if (f.file)
+		results_add(x, UI_WARN, "  in %s at %s:%d, block (%d,%d,%d) thread (%d,%d,%d)",
+			    f.kernel, f.file, f.line, f.block[0], f.block[1], f.block[2],
+			    f.thread[0], f.thread[1], f.thread[2]);
+	else
+		results_add(x, UI_WARN, "  in %s, block (%d,%d,%d) thread (%d,%d,%d)", f.kernel,
+			    f.block[0], f.block[1], f.block[2], f.thread[0], f.thread[1],
+			    f.thread[2]);
+	if (learner_base(x, f.file))
+		show_code(x, source, f.line, &shown);
+	free(source);
+	run_fault_free(&f);
+}
+
+/* The lines the compiler printed under an error at file:line: the code
+ * and a caret under where it went wrong, tabs expanded. */
+static void show_caret(struct exscreen *x, const char *log, const char *file, int line)
+{
+	char *a = xasprintf("%s(%d): ", file, line), *b = xasprintf("%s:%d:", file, line);
+	const char *p = log ? strstr(log, a) : NULL;
+
+	if (!p && log)
+		p = strstr(log, b);
+	for (int n = 0; p && n < 3;) {
+		const char *nl = strchr(p, '\n');
+		size_t len;
+		char *ln;
+
+		if (!nl)
+			break;
+		p = nl + 1;
+		len = strcspn(p, "\n");
+		/* the context ends at a blank line or the next message */
+		if (len == 0 || memmem(p, len, ": error", 7) || memmem(p, len, ": warning", 9))
+			break;
+		ln = str_expand_tabs(p, len, 8);
+		results_add(x, UI_CODE, "    %s", ln);
+		free(ln);
+		n++;
+	}
+	free(a);
+	free(b);
+}
+
+static void show_compile(struct exscreen *x, const struct run_result *r)
+{
+	for (size_t i = 0; i < r->n_errors && i < 8; i++) {
+		const struct run_compile_error *e = &r->errors[i];
+		const char *base = e->file ? strrchr(e->file, '/') : NULL;
+
+		if (e->file && e->line) {
+			results_add(x, UI_WARN, "  %s:%d: %s", base ? base + 1 : e->file, e->line,
+				    e->message);
+			show_caret(x, r->compile_log, e->file, e->line);
+		} else {
+			results_add(x, UI_WARN, "  %s", e->message);
+		}
+	}
 }
 
 static void show_timing(struct exscreen *x, const struct run_result *r)
@@ -606,12 +726,34 @@ static void show_timing(struct exscreen *x, const struct run_result *r)
 		results_add(x, UI_TEXT, "%.3f TFLOP/s", r->derived.tflops);
 }
 
+/* The verdict, then what explains it first (the compiler's errors with
+ * their lines, where a kernel was stopped, the first hazard, the first
+ * mismatch), so that an 80x24 window shows them without scrolling; then
+ * the backend, the cases, the other hazards and the counters. */
 static void show_result(struct exscreen *x, const struct run_result *r)
 {
 	enum ui_role vr = r->status == RUN_PASS ? UI_DONE : UI_WARN;
 
 	results_clear(x);
-	results_add(x, vr, "%s  %s", verdict_text(r->status), r->summary ? r->summary : "");
+	x->verdict = 1;
+	if (r->status == RUN_COMPILE_ERROR)
+		results_add(x, vr, "%s  %zu error%s (o: the compiler's whole output)",
+			    verdict_text(r->status), r->n_errors, r->n_errors == 1 ? "" : "s");
+	else if (r->status == RUN_HAZARD && r->hazard_total > 0)
+		results_add(x, vr, "%s  simt found %llu hazard%s", verdict_text(r->status),
+			    r->hazard_total, r->hazard_total == 1 ? ":" : "s; the first:");
+	else
+		results_add(x, vr, "%s  %s", verdict_text(r->status), r->summary ? r->summary : "");
+	show_compile(x, r);
+	show_fault(x, r);
+	show_hazards(x, r, 1);
+	if (r->mismatch.case_name)
+		results_add(x, UI_WARN, "  first mismatch: case %s, index %lld: expected %s, got %s",
+			    r->mismatch.case_name, r->mismatch.index,
+			    r->mismatch.expected ? r->mismatch.expected : "?",
+			    r->mismatch.got ? r->mismatch.got : "?");
+	if (r->mismatch.note)
+		results_add(x, UI_WARN, "    %s", r->mismatch.note);
 	{
 		/* a remote check: where it went, and what ran it there */
 		cJSON *j = cJSON_Parse(r->json);
@@ -626,25 +768,15 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 			    r->cached ? " · build cached" : "");
 		cJSON_Delete(j);
 	}
-	for (size_t i = 0; i < r->n_errors && i < 8; i++)
-		results_add(x, UI_WARN, "%s:%d: %s", r->errors[i].file, r->errors[i].line,
-			    r->errors[i].message);
-	if (r->mismatch.case_name)
-		results_add(x, UI_WARN, "first mismatch: case %s, index %lld: expected %s, got %s",
-			    r->mismatch.case_name, r->mismatch.index,
-			    r->mismatch.expected ? r->mismatch.expected : "?",
-			    r->mismatch.got ? r->mismatch.got : "?");
-	if (r->mismatch.note)
-		results_add(x, UI_WARN, "  %s", r->mismatch.note);
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct run_case *c = &r->cases[i];
 		char *errs = run_case_errors(c);
 
-		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN, "  %-6s %-24s %s",
-			    c->status, c->name, errs);
+		results_add(x, strcmp(c->status, "pass") == 0 ? UI_TEXT : UI_WARN, "  %-6s %-*s  %s",
+			    c->status, run_case_width(r), c->name, errs);
 		free(errs);
 	}
-	show_hazards(x, r);
+	show_hazards(x, r, -1);
 	if (r->nondeterminism)
 		results_add(x, UI_WARN, "nondeterminism: %s", r->nondeterminism);
 	show_timing(x, r);
@@ -675,9 +807,12 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 		results_add_block(x, UI_DIM, r->out, 20);
 	}
 	free(x->output);
-	x->output = xasprintf("%s%s%s%s", r->out && *r->out ? "stdout:\n" : "",
-			      r->out ? r->out : "", r->err && *r->err ? "\nstderr:\n" : "",
-			      r->err ? r->err : "");
+	if (r->status == RUN_COMPILE_ERROR)
+		x->output = xasprintf("compiler output:\n%s", r->compile_log ? r->compile_log : "");
+	else
+		x->output = xasprintf("%s%s%s%s", r->out && *r->out ? "stdout:\n" : "",
+				      r->out ? r->out : "", r->err && *r->err ? "\nstderr:\n" : "",
+				      r->err ? r->err : "");
 }
 
 /* The exercise after x's in the ladder that is not passed yet (then the
@@ -726,24 +861,45 @@ static void offer_next(struct tui *t, struct exscreen *x)
 							"left: every one is passed."));
 }
 
-/* The last attempt's verdict, from the store, under a line saying when. */
+/* Whether the learner's file is still the one an attempt checked: the
+ * same FNV-1a digest of its text as the build keeps. */
+static int same_file(const struct exscreen *x, const char *hash)
+{
+	size_t len;
+	char *text = x->file ? read_file(x->file, &len) : NULL, hex[17];
+
+	if (!text || !hash)
+		return !hash; /* nothing to tell them apart by */
+	run_hash_hex(run_fnv1a64(RUN_FNV_INIT, text, len), hex);
+	free(text);
+	return strcmp(hex, hash) == 0;
+}
+
+/* The last attempt's verdict, from the store, under a line saying when;
+ * only one line when the file has changed since (an edit elsewhere, a
+ * reset), as that verdict is no longer the file's. */
 static void show_last_verdict(struct tui *t, struct exscreen *x)
 {
 	struct attempt *a = NULL;
 	struct run_result r;
 	size_t n = 0;
 	char when[64];
+	time_t at;
+	struct tm tm;
 
 	if (!t->cfg->st || store_attempts(t->cfg->st, x->ex->id, 1, &a, &n) != 0 || n == 0)
 		return;
-	if (run_result_from_json(a[0].result_json, &r) == 0) {
-		time_t at = (time_t)a[0].at;
-		struct tm tm;
-
+	at = (time_t)a[0].at;
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime_r(&at, &tm));
+	if (run_result_from_json(a[0].result_json, &r) != 0) {
+		/* nothing to show */
+	} else if (!same_file(x, a[0].source_hash)) {
+		results_add(x, UI_DIM, "Your file changed since your last %s (%s, %s): c checks "
+			    "it as it is now.", a[0].mode, verdict_text(r.status), when);
+	} else {
 		show_result(x, &r);
 		if (r.status == RUN_PASS)
 			offer_next(t, x);
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime_r(&at, &tm));
 		results_insert(x, 0, UI_DIM, xasprintf("Your last %s, %s (c: check again):",
 						       a[0].mode, when));
 	}
@@ -845,20 +1001,30 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 {
 	struct check_job j;
 	pthread_t th;
+	const char *origin = NULL;
+	char *error = NULL;
 
 	if (!x->file) {
 		tui_flash(t, "you have no copy to check (see the path above)");
 		return;
 	}
 	memset(&j, 0, sizeof j);
+	j.req.backend = t->cfg->backend;
+	j.req.remote = t->cfg->remote;
+	if (t->cfg->settings && t->cfg->settings(t->cfg->settings_ctx, &j.req.backend,
+						 &j.req.remote, &origin, &error) != 0) {
+		results_clear(x);
+		results_add(x, UI_WARN, "cannot %s: %s", run_mode_name(mode), error);
+		tui_flash(t, "the config has a problem: see above");
+		free(error);
+		return;
+	}
 	pthread_mutex_init(&j.mu, NULL);
 	j.req.ex = x->ex;
 	j.req.source = x->file;
 	j.req.home = t->cfg->home;
 	j.req.content = t->cfg->content_dir;
 	j.req.mode = mode;
-	j.req.backend = t->cfg->backend;
-	j.req.remote = t->cfg->remote;
 	j.req.seed = -1;
 	j.req.progress = job_progress;
 	j.req.progress_ctx = &j;
@@ -883,7 +1049,9 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 		tui_flash(t, "cancelled");
 	} else if (j.rc != 0) {
 		results_clear(x);
-		results_add(x, UI_WARN, "cannot run: %s", j.res.error ? j.res.error : "unknown problem");
+		results_add(x, UI_WARN, "cannot run: %s%s%s%s",
+			    j.res.error ? j.res.error : "unknown problem", origin ? " (" : "",
+			    origin ? origin : "", origin ? ")" : "");
 	} else {
 		j.req.st = t->cfg->st;
 		run_record(&j.req, &j.res);

@@ -10,6 +10,7 @@
 #include "cudalab/util.h"
 
 enum tab { TAB_LESSONS, TAB_READING, TAB_EXERCISES, TAB_COUNT };
+_Static_assert(TAB_COUNT == HOME_TABS, "struct home_place has a place per tab");
 enum row_kind { ROW_SECTION, ROW_LESSON, ROW_ITEM, ROW_EXERCISE };
 
 struct row {
@@ -116,6 +117,17 @@ static void *home_enter(struct tui *t, const char *arg)
 		move_sel(h, 0);
 	}
 	h->tab = TAB_LESSONS;
+	if (t->home.saved) {
+		/* the same place as when the learner left: the rows are those of
+		 * the same catalog, so the indices still hold */
+		h->tab = (enum tab)t->home.tab;
+		for (int tab = 0; tab < TAB_COUNT; tab++) {
+			if (t->home.sel[tab] < h->n_rows[tab])
+				h->sel[tab] = t->home.sel[tab];
+			if (t->home.top[tab] < h->n_rows[tab])
+				h->top[tab] = t->home.top[tab];
+		}
+	}
 	return h;
 }
 
@@ -123,7 +135,10 @@ static void home_leave(struct tui *t, void *state)
 {
 	struct home *h = state;
 
-	(void)t;
+	t->home.saved = 1;
+	t->home.tab = (int)h->tab;
+	memcpy(t->home.sel, h->sel, sizeof h->sel);
+	memcpy(t->home.top, h->top, sizeof h->top);
 	for (int i = 0; i < TAB_COUNT; i++)
 		free(h->rows[i]);
 	free(h);
@@ -223,6 +238,20 @@ static void draw_overall(struct tui *t, const struct totals *tot)
 	term_put(1, 9 + width, text, t->cols - 9 - width);
 }
 
+/* Digits of the most reading items a lesson has. */
+static int count_width(const struct tui *t)
+{
+	size_t most = 0;
+	int w = 1;
+
+	for (size_t i = 0; i < t->cfg->cat->n_lessons; i++)
+		if (t->cfg->cat->lessons[i].n_reading > most)
+			most = t->cfg->cat->lessons[i].n_reading;
+	for (; most >= 10; most /= 10)
+		w++;
+	return w;
+}
+
 static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int selected)
 {
 	struct lesson_state ls = { 0, 0, 0 };
@@ -234,7 +263,10 @@ static void draw_lesson_row(struct tui *t, int y, const struct lesson *l, int se
 		store_lesson_get(t->cfg->st, l->id, &ls);
 	for (size_t j = 0; j < l->n_reading; j++)
 		done += item_status(t, l->reading[j].id) == ITEM_DONE;
-	snprintf(tail, sizeof tail, " %zu/%zu  %3d min", done, l->n_reading, l->minutes);
+	/* counts as wide as the widest, so that every row's bar starts in
+	 * one column */
+	snprintf(tail, sizeof tail, " %*zu/%-*zu  %3d min", count_width(t), done, count_width(t),
+		 l->n_reading, l->minutes);
 	tailw = tui_display_width(tail);
 	/* a lesson begun: how far, beside its title */
 	if (!ls.completed)
@@ -304,10 +336,10 @@ static void draw_exercise_row(struct tui *t, int y, const struct exercise *e, in
 	if (t->cfg->st)
 		store_exercise_get(t->cfg->st, e->id, &es);
 	if (es.best_ms >= 0)
-		snprintf(tail, sizeof tail, "%-9s best %.3f ms  level %d", store_ex_status_name(es.status),
+		snprintf(tail, sizeof tail, "%-9s best %.3f ms  difficulty %d", store_ex_status_name(es.status),
 			 es.best_ms, e->difficulty);
 	else
-		snprintf(tail, sizeof tail, "%-9s  level %d", store_ex_status_name(es.status),
+		snprintf(tail, sizeof tail, "%-9s  difficulty %d", store_ex_status_name(es.status),
 			 e->difficulty);
 	tailw = tui_display_width(tail);
 	if (selected)
@@ -335,23 +367,56 @@ static void draw_exercise_row(struct tui *t, int y, const struct exercise *e, in
 		term_role_off(UI_SELECTED);
 }
 
-/* The selected reading item's note and URL, under the list. */
-static void draw_detail(struct tui *t, struct home *h, int y)
+/* The selected reading item, or NULL on a section row. */
+static const struct reading_item *selected_item(struct tui *t, struct home *h)
 {
 	const struct row *r;
-	const struct reading_item *it;
 
 	if (h->n_rows[TAB_READING] == 0)
-		return;
+		return NULL;
 	r = &h->rows[TAB_READING][h->sel[TAB_READING]];
-	if (r->kind != ROW_ITEM)
+	return r->kind == ROW_ITEM ? &t->cfg->cat->lessons[r->lesson].reading[r->index] : NULL;
+}
+
+#define DETAIL_URL 2 /* rows at most for an item's link */
+
+/* Rows at most for an item's note: half of what the list would have, so
+ * that a note of a few sentences shows whole at 80x24. */
+static int note_rows(const struct tui *t)
+{
+	int rows = (t->rows - 8) / 2;
+
+	return rows < 2 ? 2 : rows;
+}
+
+/* Rows the selected item's note and link take under the list, with the
+ * rule above them: the whole note, wrapped, as far as note_rows. */
+static int detail_rows(struct tui *t, struct home *h)
+{
+	const struct reading_item *it = selected_item(t, h);
+	const char *url = it && it->url ? it->url : "(no link: find it by its title)";
+
+	if (h->tab != TAB_READING)
+		return 0;
+	if (!it)
+		return 3;
+	return 1 + term_put_wrapped(-1, 1, it->note ? it->note : "", t->cols - 2, note_rows(t)) +
+	       term_put_wrapped(-1, 1, url, t->cols - 2, DETAIL_URL);
+}
+
+/* The selected reading item's note and URL, under the list, wrapped. */
+static void draw_detail(struct tui *t, struct home *h, int y)
+{
+	const struct reading_item *it = selected_item(t, h);
+
+	if (!it)
 		return;
-	it = &t->cfg->cat->lessons[r->lesson].reading[r->index];
 	for (int x = 0; x < t->cols; x++)
 		mvaddstr(y, x, term_glyph(GLYPH_HLINE));
-	term_put(y + 1, 1, it->note, t->cols - 2);
+	y += 1 + term_put_wrapped(y + 1, 1, it->note ? it->note : "", t->cols - 2, note_rows(t));
 	term_role_on(UI_LINK);
-	term_put(y + 2, 1, it->url ? it->url : "(no link: find it by its title)", t->cols - 2);
+	term_put_wrapped(y, 1, it->url ? it->url : "(no link: find it by its title)", t->cols - 2,
+			 DETAIL_URL);
 	term_role_off(UI_LINK);
 }
 
@@ -371,7 +436,7 @@ static void home_draw(struct tui *t, void *state)
 	struct home *h = state;
 	const struct catalog *cat = t->cfg->cat;
 	struct totals tot;
-	int list_top = 3, detail = h->tab == TAB_READING ? 3 : 0;
+	int list_top = 3, detail = detail_rows(t, h);
 	int height = t->rows - list_top - 1 - detail;
 
 	if (term_too_small(t, 12, 44))

@@ -35,6 +35,7 @@ struct reader {
 	struct doc_quiz_state *quizzes; /* per quiz: ticked and answered */
 	int nquiz;
 	int quiz_focus; /* the quiz ] or [ (or a digit) moved to, or -1 */
+	bool quiz_moved_on; /* it was answered: the digits go to the next one */
 	int top;      /* first line shown */
 	int margin;   /* left margin in columns */
 	int focus;    /* index into lay->refs of the focused link, or -1 */
@@ -62,8 +63,9 @@ static const char *const help_lines[] = {
 	"/  n  N                 search, next match, previous match",
 	"Tab / Shift-Tab         next / previous link;  Enter follows it",
 	"] / [                   next / previous quiz: the one digits answer",
-	"1-9                     answer the marked quiz (the status line names it);",
-	"                        on a choose-all quiz they tick choices, Enter submits",
+	"1-9                     answer the marked quiz (the status line names it),",
+	"                        then the next one on screen; on a choose-all quiz",
+	"                        they tick choices, Enter submits",
 	"r                       this lesson's reading items (Space cycles status, o opens)",
 	"x                       this lesson's exercises",
 	"Left / Right, h / l     back / forward through what you opened",
@@ -514,15 +516,28 @@ static bool starts_quiz(const struct reader *r, int line)
 	return q >= 0 && (line == 0 || r->lay->lines[line - 1].quiz != q);
 }
 
-/* The quiz digits answer: the focused one while it is on screen, else the
- * first quiz whose question is on screen, else the first with any line on
- * screen; -1 when no quiz is.  Never one out of sight. */
+/* The first quiz after q whose question is on screen, or -1. */
+static int next_on_screen(const struct tui *t, const struct reader *r, int q)
+{
+	for (int i = r->top; i < screen_end(t, r); i++)
+		if (starts_quiz(r, i) && r->lay->lines[i].quiz > q)
+			return r->lay->lines[i].quiz;
+	return -1;
+}
+
+/* The quiz digits answer: the focused one while it is on screen (the next
+ * one on screen once it is answered), else the first quiz whose question
+ * is on screen, else the first with any line on screen; -1 when no quiz
+ * is.  Never one out of sight. */
 static int target_quiz(const struct tui *t, const struct reader *r)
 {
 	int partial = -1;
 
-	if (r->quiz_focus >= 0 && quiz_on_screen(t, r, r->quiz_focus))
-		return r->quiz_focus;
+	if (r->quiz_focus >= 0 && quiz_on_screen(t, r, r->quiz_focus)) {
+		int next = r->quiz_moved_on ? next_on_screen(t, r, r->quiz_focus) : -1;
+
+		return next >= 0 ? next : r->quiz_focus;
+	}
 	for (int i = r->top; i < screen_end(t, r); i++) {
 		if (starts_quiz(r, i))
 			return r->lay->lines[i].quiz;
@@ -560,13 +575,17 @@ static void paint_overlays(struct tui *t, const struct reader *r)
 
 	for (int i = 0; i < r->nmatches; i++) {
 		const struct doc_match *m = &r->matches[i];
-		int y = m->line - r->top + 1;
+		int y = m->line - r->top + 1, y2 = m->end_line - r->top + 1;
+		int end = m->end_line == m->line ? m->col_end : r->lay->lines[m->line].width;
 		enum ui_role role = i == r->match ? UI_SELECTED : UI_MATCH;
 
-		if (y < 1 || y > rows)
-			continue;
-		mvchgat(y, r->margin + m->col_start, m->col_end - m->col_start, term_attr(role),
-			0, NULL);
+		if (y >= 1 && y <= rows)
+			mvchgat(y, r->margin + m->col_start, end - m->col_start, term_attr(role), 0,
+				NULL);
+		/* the part on the next line, for a match over a wrap */
+		if (m->end_line != m->line && y2 >= 1 && y2 <= rows)
+			mvchgat(y2, r->margin + m->end_col_start, m->col_end - m->end_col_start,
+				term_attr(role), 0, NULL);
 	}
 	paint_quiz_focus(t, r);
 	if (r->focus >= 0) {
@@ -647,7 +666,8 @@ static void draw_title(struct tui *t, const struct reader *r)
 	}
 	term_fill_line(0, UI_TITLE);
 	term_role_on(UI_TITLE);
-	term_put(0, 1, r->title, t->cols - rw - 3);
+	/* two blanks at least between the title and the place */
+	term_put_cut(0, 1, r->title, t->cols - rw - 4);
 	term_put(0, t->cols - rw - 1, right, rw);
 	term_role_off(UI_TITLE);
 }
@@ -715,12 +735,16 @@ static void status_hint(struct tui *t, const struct reader *r)
 {
 	char hint[200];
 	int q = target_quiz(t, r);
-	bool search = r->query && *r->query && (r->searched || q < 0);
+	bool search = r->query && *r->query && (r->searched || q < 0), needs;
 	struct lesson_facts f;
 
 	/* With a quiz on screen, what digits do comes before the search,
-	 * except right after a search key. */
+	 * except right after a search key; on the last screen, what the
+	 * lesson still needs comes before a quiz already answered. */
 	lesson_facts(t, r, &f);
+	needs = r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f);
+	if (q >= 0 && needs && r->quizzes[q].answers > 0 && !r->quizzes[q].picked)
+		q = -1;
 	if (r->focus >= 0)
 		snprintf(hint, sizeof hint, "[%d] %s  Enter: follow", r->lay->refs[r->focus].link + 1,
 			 doc_link_target(r->doc, r->lay->refs[r->focus].link));
@@ -731,7 +755,7 @@ static void status_hint(struct tui *t, const struct reader *r)
 		snprintf(hint, sizeof hint, "\"%s\": no matches  /: search again  ?: keys", r->query);
 	else if (q >= 0)
 		quiz_hint(hint, sizeof hint, r, q);
-	else if (r->lesson && t->cfg->st && !r->completed && f.at_end && !lesson_may_complete(&f))
+	else if (needs)
 		completion_hint(hint, sizeof hint, &f);
 	else
 		snprintf(hint, sizeof hint, "t: contents  /: search  Tab: links  %s%sq: back  ?: keys",
@@ -851,6 +875,17 @@ static char *prompt(struct tui *t, const char *label)
 	return sb_steal(&sb);
 }
 
+/* Brings the current match into view; a match in a quiz gives that quiz
+ * the digits, as ] would. */
+static void show_match(struct tui *t, struct reader *r)
+{
+	int line = r->matches[r->match].line;
+
+	show_line(t, r, line);
+	r->quiz_focus = r->lay->lines[line].quiz;
+	r->quiz_moved_on = false;
+}
+
 static void search(struct tui *t, struct reader *r)
 {
 	char *q = prompt(t, "/");
@@ -869,7 +904,7 @@ static void search(struct tui *t, struct reader *r)
 		}
 	}
 	if (r->nmatches)
-		show_line(t, r, r->matches[r->match].line);
+		show_match(t, r);
 }
 
 static void next_match(struct tui *t, struct reader *r, int dir)
@@ -879,7 +914,7 @@ static void next_match(struct tui *t, struct reader *r, int dir)
 		return;
 	}
 	r->match = (r->match + dir + r->nmatches) % r->nmatches;
-	show_line(t, r, r->matches[r->match].line);
+	show_match(t, r);
 }
 
 static void next_link(struct tui *t, struct reader *r, int dir)
@@ -942,6 +977,7 @@ static void focus_quiz(struct tui *t, struct reader *r, int q)
 
 	quiz_lines(r, q, &first, &last);
 	r->quiz_focus = q;
+	r->quiz_moved_on = false;
 	r->focus = -1;
 	if (first < 0 || (first >= r->top && last < r->top + rows))
 		return;
@@ -953,7 +989,9 @@ static void focus_quiz(struct tui *t, struct reader *r, int q)
  * with none on screen, the first below (or last above) the screen. */
 static void next_quiz(struct tui *t, struct reader *r, int dir)
 {
-	int from = target_quiz(t, r), q = -1;
+	int from = r->quiz_focus >= 0 && quiz_on_screen(t, r, r->quiz_focus) ? r->quiz_focus
+									       : target_quiz(t, r);
+	int q = -1;
 
 	if (r->nquiz == 0) {
 		tui_flash(t, "no quizzes here");
@@ -996,6 +1034,7 @@ static void submit_answer(struct tui *t, struct reader *r, int q, uint64_t choic
 	const struct doc_quiz *quiz = doc_quiz_get(r->doc, q);
 	struct doc_quiz_state *s = &r->quizzes[q];
 	bool right = choices == doc_quiz_right_set(quiz);
+	char next[48] = "";
 
 	if (s->answers == 0) {
 		s->first = choices;
@@ -1005,16 +1044,23 @@ static void submit_answer(struct tui *t, struct reader *r, int q, uint64_t choic
 	s->latest_right = right;
 	s->answers++;
 	s->picked = 0;
+	relayout(t, r);
+	reveal_quiz_end(t, r, q);
+	/* the digits go on to the next quiz on screen, one answer each; ]
+	 * and [ still move from this one */
+	r->quiz_focus = q;
+	r->quiz_moved_on = true;
+	if (target_quiz(t, r) != q)
+		snprintf(next, sizeof next, "; digits now answer quiz %d", target_quiz(t, r) + 1);
 	if (r->lesson && t->cfg->st &&
 	    store_quiz_submit(t->cfg->st, r->lesson->id, q, quiz->question, choices, right) != 0)
 		tui_flash(t, "could not save the answer: %s", store_errmsg(t->cfg->st));
 	else if (s->answers == 1)
-		tui_flash(t, right ? "right" : "not quite: see the explanation");
+		tui_flash(t, "%s%s", right ? "right" : "not quite: see the explanation", next);
 	else
-		tui_flash(t, "%s; your first answer, %s, is the one that counts",
-			  right ? "right this time" : "not quite", s->first_right ? "right" : "wrong");
-	relayout(t, r);
-	reveal_quiz_end(t, r, q);
+		tui_flash(t, "%s; your first answer, %s, is the one that counts%s",
+			  right ? "right this time" : "not quite", s->first_right ? "right" : "wrong",
+			  next);
 }
 
 /* A digit: answers the quiz on a one-answer quiz, ticks or unticks the
@@ -1036,6 +1082,7 @@ static void quiz_digit(struct tui *t, struct reader *r, int choice)
 	/* the quiz keeps the focus while its choices are ticked, and Enter
 	 * now means it rather than a link */
 	r->quiz_focus = q;
+	r->quiz_moved_on = false;
 	r->focus = -1;
 	if (!doc_quiz_is_multi(quiz)) {
 		submit_answer(t, r, q, UINT64_C(1) << choice);

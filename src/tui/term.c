@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "cudalab/doc.h"
+#include "cudalab/util.h"
+
 struct role_style {
 	short fg, bg;
 	attr_t attr;      /* with colours */
@@ -220,6 +223,52 @@ int term_put_cut(int y, int x, const char *s, int width)
 
 		return used + term_put(y, x + used, more, mw);
 	}
+}
+
+/* The length in bytes of the longest start of s (of len bytes) that fits
+ * in width columns, ending at a space when one is there to end at. */
+static size_t fit(const char *s, size_t len, int width)
+{
+	size_t best = 0, space = 0;
+
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && ((unsigned char)s[i] & 0xC0) == 0x80)
+			continue; /* inside a UTF-8 sequence */
+		if (doc_text_width(s, i) > width)
+			break;
+		best = i;
+		if (i < len && s[i] == ' ')
+			space = i;
+	}
+	if (best == len)
+		return len;
+	return space ? space : best ? best : 1;
+}
+
+int term_put_wrapped(int y, int x0, const char *s, int width, int max)
+{
+	int indent = (int)strspn(s, " ") + 2;
+	int rows = 0;
+
+	if (indent > width / 2)
+		indent = 0;
+	while (rows < max) {
+		int left = rows ? indent : 0;
+		size_t len = strlen(s), n = fit(s, len, width - left);
+		if (y >= 0) {
+			char *piece = xstrndup(s, n);
+
+			term_put(y + rows, x0 + left, piece, width - left);
+			free(piece);
+		}
+		rows++;
+		s += n;
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+	}
+	return rows;
 }
 
 void term_fill_line(int y, enum ui_role role)

@@ -79,12 +79,23 @@ struct location {
 	char *arg;
 };
 
+/* Where the home screen was left: its tab and, per tab, the selected and
+ * the first row shown, so that coming back from a lesson or an exercise
+ * finds the same place. */
+#define HOME_TABS 3
+struct home_place {
+	int saved;
+	int tab;
+	size_t sel[HOME_TABS], top[HOME_TABS];
+};
+
 struct tui {
 	const struct tui_config *cfg;
 	int rows, cols;
 	int mono;
 	char *flash;                    /* one-shot message for the status bar */
 	struct location next;           /* set by a handler returning TUI_NAVIGATE */
+	struct home_place home;         /* kept by home.c across visits */
 };
 
 /* Glyphs with an ASCII fallback when the locale is not UTF-8. */
@@ -113,6 +124,11 @@ void term_role_off(enum ui_role role);
 int term_put(int y, int x, const char *s, int width);
 /* The same, but a string that does not fit ends in an ellipsis. */
 int term_put_cut(int y, int x, const char *s, int width);
+/* Paints s from row y, column x, wrapped at width columns (at blanks when
+ * it can); continuation rows are indented two columns past the line's
+ * own indent.  Returns the rows used, at most max; with y < 0 it only
+ * counts them. */
+int term_put_wrapped(int y, int x, const char *s, int width, int max);
 void term_fill_line(int y, enum ui_role role);
 int term_interrupted(void);
 

@@ -221,3 +221,58 @@ double mono_seconds(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+size_t str_distance(const char *a, const char *b, size_t cap)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, best, *row;
+
+	if ((la > lb ? la - lb : lb - la) > cap || la > 256 || lb > 256)
+		return cap + 1;
+	row = xcalloc(lb + 1, sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		best = row[0];
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < d)
+				d = up + 1;
+			if (row[j - 1] + 1 < d)
+				d = row[j - 1] + 1;
+			diag = up;
+			row[j] = d;
+			if (d < best)
+				best = d;
+		}
+		if (best > cap)
+			break;
+	}
+	best = i > la ? row[lb] : cap + 1;
+	free(row);
+	return best;
+}
+
+size_t str_near_cap(const char *word)
+{
+	return strlen(word) / 3 > 2 ? strlen(word) / 3 : 2;
+}
+
+const char *str_nearest(const char *word, const char *const *names, size_t n)
+{
+	size_t cap = str_near_cap(word), best = cap + 1;
+	const char *near = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d = str_distance(word, names[i], cap);
+
+		if (d < best) {
+			best = d;
+			near = names[i];
+		}
+	}
+	return near;
+}

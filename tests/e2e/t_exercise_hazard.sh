@@ -17,7 +17,7 @@ wait_for "press c to check"
 keys c
 wait_for "HAZARD" 180
 keys v
-wait_for "race in global memory in sum_kernel"
+wait_for "race on out[0] in global memory in sum_kernel"
 # which two blocks are shown first depends on how the host threads ran
 wait_for "global read at kernel.cu:52, block ("
 wait_for "global write at kernel.cu:52, block ("

@@ -17,7 +17,7 @@ wait_for "press c to check"
 keys c
 wait_for "HAZARD" 180
 keys v
-wait_for "uninitialized in a register in sum_kernel"
+wait_for "uninitialized read in a register in sum_kernel"
 wait_for "register read at kernel.cu:41"
 keys q
 keys q

@@ -15,6 +15,9 @@
 # SANITIZE=address,undefined builds the two test programs with sanitizers.
 # Ends with "harness: N passed, M failed".
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 NVCC=${NVCC:-}
 BUILD=${BUILD:-build}
 if [ -z "$NVCC" ]; then
@@ -93,12 +96,13 @@ limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
 # run_check NAME PROG: runs PROG --mode check with the result on fd 3 (and
-# $need simulated devices, when it runs on simt); sets rc, st (its status)
-# and nodev (1 when no device could be used).
+# on simt $need simulated devices, and the counters in $TMP/NAME.counters);
+# sets rc, st (its status) and nodev (1 when no device could be used).
 need=1
 run_check() {
 	# shellcheck disable=SC2086
-	CUDALAB_SIMT_GPUS=$need CUDALAB_RESULT_FD=3 $limit "$2" --mode check 3>"$TMP/$1.json" \
+	CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" CUDALAB_RESULT_FD=3 \
+		$limit "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
 	st=$(status "$TMP/$1.json")
@@ -106,6 +110,26 @@ run_check() {
 	grep -q '"device":null' "$TMP/$1.json" 2>/dev/null && nodev=1
 	if grep -q '"schema"' "$TMP/$1.stdout"; then
 		bad "$1" "the result went to stdout, not to CUDALAB_RESULT_FD"
+	fi
+}
+
+# no_advice EX: what cudalab reads in the counters of EX's reference
+# solution on simt (run_insight_list, through $BUILD/insight-lines) gives
+# no advice: the reference is the kernel the exercise holds up as right.
+INSIGHTS=$BUILD/insight-lines
+no_advice() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["backend"] = "simt"
+d["simt"] = json.load(open(sys.argv[2]))
+print(json.dumps(d))' "$TMP/$1-solution-simt.json" "$TMP/$1-solution-simt.counters" \
+		>"$TMP/$1.result" 2>/dev/null || { bad "$1/solution (simt)" "no counters"; return; }
+	"$INSIGHTS" <"$TMP/$1.result" >"$TMP/$1.findings"
+	if grep -q '^advice' "$TMP/$1.findings"; then
+		bad "$1/solution (simt)" "advice on a reference solution"
+		grep '^advice' "$TMP/$1.findings"
+	else
+		ok
 	fi
 }
 
@@ -154,6 +178,8 @@ ngpu=0
 for dir in exercises/*/; do
 	ex=$(basename "$dir")
 	[ -f "$dir/harness.cu" ] || continue
+	# HARNESS_ONLY="ex ..." runs just those exercises
+	case " ${HARNESS_ONLY:-$ex} " in *" $ex "*) ;; *) continue ;; esac
 	# "gpus: N" in the front matter: simt gets N devices, and a machine
 	# with fewer GPUs skips the GPU run (the runner would refuse it too).
 	need=$(sed -n 's/^gpus:[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "$dir/exercise.md" | head -n 1)
@@ -220,9 +246,11 @@ for dir in exercises/*/; do
 			else
 				ok
 			fi
+			[ -x "$INSIGHTS" ] && no_advice "$ex"
 		fi
 	done
 done
+[ -x "$INSIGHTS" ] || echo "harness: $INSIGHTS not built: reference solutions not read for advice"
 [ "$ngpu" -eq 1 ] || echo "harness: no usable GPU: runs checked for a proper runtime_error only"
 [ -f "$SIMT_LIB" ] || echo "harness: $SIMT_LIB not built: nothing run on simt"
 

@@ -7,6 +7,9 @@
 # root and Debian's openssh-server, slurm-wlm and munge (docs/contributing.md, "Tests and benchmarks").
 # Ends with "remote: N passed, M failed".
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=${REMOTE_SSH_PORT:-2299}

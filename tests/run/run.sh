@@ -8,6 +8,9 @@
 # simt path links a stand-in library built here.  Expected values come
 # from the fixtures, written by hand.  Ends with "run: N passed, M failed".
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}
 if [ -z "${NVCC:-}" ]; then
 	echo "run: nvcc not found: skipped (install the CUDA toolkit)"
@@ -123,6 +126,12 @@ flood_is_capped() {
 	json_expect "d['stdout_truncated_bytes'] == $total - 1048576"
 	cl check square --file "$FIX/variants/flood.cu"
 	expect_out "$((total - 1048576)) bytes of stdout"
+	# a wrong answer shows the output's kept lines, which end mid-way
+	sed 's/return x \* x;/return x * x + 1;/' "$FIX/variants/flood.cu" >"$T/flood-wrong.cu"
+	cl check square --file "$T/flood-wrong.cu"
+	expect_rc 1
+	expect_out "stdout (the last lines of the first 1 MiB, which is what was kept):"
+	expect_no_out "stdout (last lines):"
 }
 
 exit_without_result() {
@@ -571,6 +580,22 @@ CU
 	printf '# where checks go\nbackend = ssh:gpubox\n' >"$CUDALAB_HOME/config"
 	r "$BIN" check square --file "$SQ/solution.cu" --json
 	json_expect "d['backend'] == 'ssh:gpubox'"
+	# doctor follows the config: the backend it names, and the far side
+	r "$BIN" doctor
+	expect_out "ok    backend   ssh:gpubox, from $CUDALAB_HOME/config: checks run there"
+	expect_out "ok    remote    ssh:gpubox is reachable: cudalab "
+	expect_no_out "auto uses"
+	# a check that cannot run on the config's backend names the config
+	printf 'backend = ssh:unknown\n' >"$CUDALAB_HOME/config"
+	r "$BIN" check square --file "$SQ/solution.cu"
+	expect_rc 2
+	expect_err "(the backend ssh:unknown is set in $CUDALAB_HOME/config)"
+	r "$BIN" doctor
+	expect_rc 2
+	expect_out "FAIL  remote    ssh:unknown"
+	printf 'backend = gpu\n' >"$CUDALAB_HOME/config"
+	r CUDALAB_GPU=0 "$BIN" doctor
+	expect_out "FAIL  backend   gpu, from $CUDALAB_HOME/config: "
 	printf 'backend = ssh:gpubox\nbackend: simt\n' >"$CUDALAB_HOME/config"
 	r "$BIN" check square --file "$SQ/solution.cu"
 	expect_rc 2
@@ -660,9 +685,12 @@ solution_only_after_a_pass() {
 	expect_rc 0
 	expect_out "SOLUTION-MARKER"
 	expect_err "warning"
-	# a pass of some other file (a scratch attempt) does not count
+	# a pass of some other file (a scratch attempt) does not count, and
+	# says so, naming the learner's copy
 	clenv CUDALAB_HOME="$home" "$BIN" check square --file "$SQ/solution.cu"
 	expect_rc 0
+	expect_out "PASS square"
+	expect_err "not counted: $SQ/solution.cu is not your copy of square ($home/work/square/kernel.cu)"
 	clenv CUDALAB_HOME="$home" "$BIN" solution square
 	expect_rc 1
 	mkdir -p "$home/work/square"
@@ -702,6 +730,28 @@ watch_rechecks_on_save() {
 	wrc=$?
 	[ "$wrc" = 0 ] || note "watch ended with $wrc after Ctrl-C"
 	cp "$T/wout" "$T/out"
+}
+
+# --- what the counters say ---------------------------------------------------
+# Each rule that gives advice fires on the kernel written for it
+# (fixtures/run/programs/insight_rules.cu), naming that kernel; the
+# harness suite checks that none fires on a reference solution.
+insight_rules_fire_on_their_kernels() {
+	tool=$(dirname "$BIN")/insight-lines
+	[ -x "$tool" ] || { note "no $tool (make builds it)"; return; }
+	cl run --backend simt --counters "$T/insight.json" "$FIX/programs/insight_rules.cu"
+	expect_rc 0
+	python3 -c 'import json, sys
+print(json.dumps({"status": "pass", "simt": json.load(open(sys.argv[1]))}))' \
+		"$T/insight.json" | "$tool" >"$T/findings" 2>&1 || note "$tool failed"
+	for want in "advice coalescing: global stores in scatter_store: 32.0 sectors" \
+		"advice banks: shared memory in column_read:" \
+		"advice divergence: " "advice local: local memory in local_array:"; do
+		grep -qF -- "$want" "$T/findings" || note "no finding: $want"
+	done
+	grep -q "^advice divergence: .* in sparse_branch diverged" "$T/findings" ||
+		note "the divergence advice does not name sparse_branch"
+	[ "$(grep -c '^advice' "$T/findings")" = 4 ] || note "$(cat "$T/findings")"
 }
 
 # --- run ------------------------------------------------------------------
@@ -779,7 +829,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
-	bench_exercises_report run_usage_errors; do
+	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
 	# RUN_ONLY="name ..." runs just those
 	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done

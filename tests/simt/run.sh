@@ -47,6 +47,9 @@
 # rerun only relinks against the current library.
 
 set -u
+# Nothing here reads the terminal: programs that copy their stdin get
+# an empty one, so the suite never waits for Ctrl-D.
+exec </dev/null
 
 BUILD=${BUILD:-build}
 NVCC=${NVCC:-}

@@ -199,6 +199,38 @@ Test(cli, usage_errors_exit_2_with_one_line)
 	}
 }
 
+Test(cli, a_mistyped_verb_or_kind_gets_a_suggestion)
+{
+	struct result r = run(GOOD, "chekc", "ex-one", NULL);
+
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "unknown verb 'chekc' (did you mean 'check'?"), "%s", r.err);
+	result_free(&r);
+	r = run(GOOD, "list", "exercise", NULL);
+	cr_expect_eq(r.code, 2);
+	cr_expect(strstr(r.err, "unknown kind 'exercise' (did you mean 'exercises'?"), "%s", r.err);
+	result_free(&r);
+	/* nothing near: no guess */
+	r = run(GOOD, "zzzzzzzz", NULL);
+	cr_expect_eq(r.code, 2);
+	cr_expect(!strstr(r.err, "did you mean"), "%s", r.err);
+	result_free(&r);
+}
+
+Test(cli, errors_read_like_usage_errors)
+{
+	/* "cudalab: check: ...", never "cudalab: error: check: ..." */
+	struct result r = run(GOOD, "check", "ex-one", "--file", "/nonexistent/k.cu", NULL);
+
+	cr_expect_eq(r.code, 2);
+	cr_expect(str_starts(r.err, "cudalab: check: cannot read /nonexistent/k.cu"), "%s", r.err);
+	result_free(&r);
+	r = run(GOOD, "check", "ex-onf", NULL);
+	cr_expect(str_starts(r.err, "cudalab: check: no exercise 'ex-onf' (did you mean 'ex-one'?"),
+		  "%s", r.err);
+	result_free(&r);
+}
+
 Test(cli, list_lessons_json_shape)
 {
 	static const char *const keys[] = { "id",	   "title",  "section",	     "order",

@@ -649,13 +649,14 @@ Test(doc_quiz, first_answer_shown_beside_the_latest)
 			      "  First answer: 1 (wrong); latest: 1,2 (wrong)\n");
 	free(got);
 
+	/* submitted, nothing ticked since: the boxes keep the answer's ticks */
 	s = (struct doc_quiz_state){.answers = 1, .first = 0x5, .first_right = true,
 				    .latest = 0x5, .latest_right = true};
 	got = quiz_text(choose_all, &s);
 	cr_expect_str_eq(got, "Quiz 1: Which move fewer bytes?\n"
-			      "✓ [ ] 1) fusion\n"
+			      "✓ [x] 1) fusion\n"
 			      "  [ ] 2) more threads\n"
-			      "✓ [ ] 3) a smaller type\n"
+			      "✓ [x] 3) a smaller type\n"
 			      "  → Only fewer bytes help.\n"
 			      "  Your answer: 1,3 (right)\n");
 	free(got);
@@ -879,6 +880,48 @@ Test(doc_search, case_insensitive_by_display_column)
 	cr_expect_eq(doc_search(l, "", &m), 0);
 	cr_expect_null(m);
 	cr_expect_eq(doc_search(l, "absent", &m), 0);
+	doc_layout_free(l);
+	doc_free(doc);
+}
+
+Test(doc_search, a_phrase_over_a_wrapped_line_is_found)
+{
+	/* at 24 columns the paragraph is "Pick one speed-up", "(Choose all
+	 * that apply.)", "then stop."; the list item is "• a list item that
+	 * wraps", "  onto its next line"; the code "│ int x = a", "│ + b;" */
+	struct doc *doc = parse("Pick one speed-up (Choose all that apply.) then stop.\n\n"
+				"- a list item that wraps onto its next line\n\n"
+				"```\nint x = a\n+ b;\n```\n");
+	struct doc_layout *l = doc_layout(doc, 24);
+	struct doc_match *m;
+	int n;
+
+	cr_assert_eq(l->nlines, 11);
+	n = doc_search(l, "speed-up (choose", &m);
+	cr_assert_eq(n, 1);
+	/* "speed-up" from column 9 of line 0, "(Choose" to column 7 of line 1 */
+	cr_expect(m[0].line == 0 && m[0].col_start == 9 && m[0].end_line == 1);
+	cr_expect(m[0].end_col_start == 0 && m[0].col_end == 7);
+	free(m);
+	/* the wrap and the indent read as one blank: "wraps onto" */
+	n = doc_search(l, "wraps onto its", &m);
+	cr_assert_eq(n, 1);
+	cr_expect(m[0].line == 4 && m[0].col_start == 19 && m[0].end_line == 5);
+	cr_expect(m[0].end_col_start == 2 && m[0].col_end == 10);
+	free(m);
+	/* after a match over a wrap, the next line is searched from its end:
+	 * "all" once, not again in "(Choose all" */
+	n = doc_search(l, "apply.) then", &m);
+	cr_assert_eq(n, 1);
+	cr_expect(m[0].line == 1 && m[0].end_line == 2 && m[0].col_end == 4);
+	free(m);
+	n = doc_search(l, "then", &m);
+	cr_assert_eq(n, 1);
+	cr_expect(m[0].line == 2 && m[0].end_line == 2 && m[0].end_col_start == 0);
+	free(m);
+	/* code lines are not joined */
+	cr_expect_eq(doc_search(l, "a + b", &m), 0);
+	cr_expect_eq(doc_search(l, "stop. a", &m), 0);
 	doc_layout_free(l);
 	doc_free(doc);
 }

@@ -203,6 +203,38 @@ Test(run, log_errors_host_compiler_and_linker)
 	run_compile_errors_free(e, n);
 }
 
+Test(run, log_errors_name_a_missing_function_once_with_its_declaration)
+{
+	/* an empty kernel.cu: the linker names solve once per call site, in
+	 * functions of the harness no learner wrote */
+	const char *log =
+		"/usr/bin/ld: /h/harness.cu: in function `lab::Lab::time_gpu<...{lambda()#1}>':\n"
+		"tmpxft_1.cpp:(.text+0x138d): undefined reference to `solve(float const*, int)'\n"
+		"/usr/bin/ld: tmpxft_1.cpp:(.text+0x1454): undefined reference to `solve(float "
+		"const*, int)'\n"
+		"tmpxft_1.cpp:(.text+0x16): undefined reference to `lab::helper(int)'\n"
+		"collect2: error: ld returned 1 exit status\n";
+	/* the declaration over two lines, after a call and a comment naming
+	 * solve, and a definition of helper, which is no declaration */
+	const char *harness = "// solve(x, n) is the learner's\n"
+			      "static int helper(int k) { return k; }\n"
+			      "void run(float* x) { solve(x, 1); }\n"
+			      "void solve(const float* x,\n"
+			      "           int n);\n";
+	struct run_compile_error *e;
+	size_t n = run_log_errors(log, &e);
+
+	cr_assert_eq(n, 2);
+	run_log_missing(e, n, harness);
+	cr_expect_str_eq(e[0].message, "your file must define `void solve(const float* x, int "
+				       "n)`: the harness calls it, and the linker found no "
+				       "definition");
+	cr_expect(e[0].missing);
+	cr_expect_str_eq(e[1].message, "undefined reference to `lab::helper(int)'");
+	cr_expect(!e[1].missing);
+	run_compile_errors_free(e, n);
+}
+
 Test(run, log_errors_none_in_a_clean_log)
 {
 	struct run_compile_error *e = NULL;
@@ -411,15 +443,37 @@ Test(run, case_errors_in_words)
 	cr_expect_str_eq(s, "wrote past the end of the output; the values inside are right");
 	free(s);
 	s = run_case_errors(&unwritten);
-	cr_expect_str_eq(s, "17 elements never written");
+	cr_expect_str_eq(s, "17 elements never written (summed over the case's seeds)");
 	free(s);
 	s = run_case_errors(&both);
 	cr_expect_str_eq(s, "1 element never written; wrote past the end of the output; "
-			    "2 wrong values: max abs err 0.5  max rel err 0.25");
+			    "2 wrong values (summed over the case's seeds): max abs err 0.5  "
+			    "max rel err 0.25");
 	free(s);
 	s = run_case_errors(&old);
 	cr_expect_str_eq(s, "max abs err 0.5");
 	free(s);
+}
+
+Test(run, case_names_get_one_column)
+{
+	struct run_case cases[] = {
+		{ "n=1", "pass", 0, 0, 0, 0, 0 },
+		{ "batch=2 channels=16 length=1000 silu=0", "pass", 0, 0, 0, 0, 0 },
+		{ "n=17", "pass", 0, 0, 0, 0, 0 },
+	};
+	struct run_result r;
+
+	memset(&r, 0, sizeof r);
+	r.cases = cases;
+	r.n_cases = 3;
+	/* the longest name is 38 characters */
+	cr_expect_eq(run_case_width(&r), 38);
+	r.n_cases = 1;
+	cr_expect_eq(run_case_width(&r), 3);
+	/* past 40 a name pushes its figures along rather than the column */
+	cases[0].name = "a case name of more than forty characters in all";
+	cr_expect_eq(run_case_width(&r), 40);
 }
 
 /* Libraries from #include lines: cuBLAS and cuBLASLt headers ask for
@@ -497,4 +551,175 @@ Test(run, nvcc_argv_gpu_links_the_libraries_the_sources_need)
 	argv = run_nvcc_argv(&n);
 	expect_argv(argv, want_simt);
 	run_argv_free(argv);
+}
+
+/* --- simt's reports in the learner's terms (explain.c) --------------------- */
+
+Test(explain, kernel_names_lose_namespaces_and_parameters)
+{
+	char n[64];
+
+	run_kernel_name("add_kernel(float const*, float const*, float*, int)", n, sizeof n);
+	cr_expect_str_eq(n, "add_kernel");
+	run_kernel_name("(anonymous namespace)::flash_forward<64>(float const*, int)", n, sizeof n);
+	cr_expect_str_eq(n, "flash_forward<64>");
+	run_kernel_name("ns::inner::kern<ns::T>(int)", n, sizeof n);
+	cr_expect_str_eq(n, "kern<ns::T>");
+	run_kernel_name("bare", n, sizeof n);
+	cr_expect_str_eq(n, "bare");
+}
+
+Test(explain, a_fault_is_found_with_its_place)
+{
+	/* simt's report of an out-of-bounds read, after a line of the
+	 * program's own */
+	const char *err = "my own line\n"
+			  "simt: out-of-bounds global read of 4 bytes, 0 bytes past a 4-byte "
+			  "allocation\n"
+			  "  in add_kernel(float const*, float const*, float*, int) at kernel.cu:6 "
+			  "(PTX line 42), block (0,0,0) thread (1,0,0)\n";
+	struct run_fault f;
+
+	cr_assert_eq(run_fault_find(err, &f), 0);
+	cr_expect_str_eq(f.message, "out-of-bounds global read of 4 bytes, 0 bytes past a 4-byte "
+				    "allocation");
+	cr_expect_str_eq(f.kernel, "add_kernel");
+	cr_expect_str_eq(f.file, "kernel.cu");
+	cr_expect_eq(f.line, 6);
+	cr_expect(f.block[0] == 0 && f.thread[0] == 1 && f.thread[1] == 0);
+	run_fault_free(&f);
+	/* no source line known (PTX only), and no report at all */
+	cr_assert_eq(run_fault_find("simt: trap\n  in k(int) (PTX line 9), block (2,0,0) thread "
+				    "(3,1,0)\n", &f), 0);
+	cr_expect_null(f.file);
+	cr_expect_eq(f.line, 0);
+	cr_expect(f.block[0] == 2 && f.thread[0] == 3 && f.thread[1] == 1);
+	run_fault_free(&f);
+	cr_expect_eq(run_fault_find("simt: a warning\nnothing else\n", &f), -1);
+	cr_expect_eq(run_fault_find(NULL, &f), -1);
+}
+
+/* A learner's file: a reduction racing on *out, one with an unwritten
+ * shared element, a 2-D tile, and a read of an unwritten input. */
+static const char explain_src[] =
+	"#include <cuda_runtime.h>\n"                                    /* 1 */
+	"__global__ void sum_kernel(const float* in, float* out, int n)\n" /* 2 */
+	"{\n"                                                             /* 3 */
+	"    __shared__ float s[256];\n"                                  /* 4 */
+	"    float acc = in[threadIdx.x];\n"                              /* 5 */
+	"    s[threadIdx.x] = acc;\n"                                     /* 6 */
+	"    acc += s[threadIdx.x + 1];\n"                                /* 7 */
+	"    *out += acc;\n"                                              /* 8 */
+	"}\n"                                                             /* 9 */
+	"__global__ void tiles(double* __restrict__ x)\n"                 /* 10 */
+	"{\n"                                                             /* 11 */
+	"    __shared__ float tile[32][33];\n"                            /* 12 */
+	"    double v = x[threadIdx.x];\n"                                /* 13 */
+	"    out[3] -= v;\n"                                              /* 14 */
+	"}\n"                                                             /* 15 */
+	"__global__ void two(float* a)\n"                                 /* 16 */
+	"{\n"                                                             /* 17 */
+	"    __shared__ float p[32];\n"                                   /* 18 */
+	"    __shared__ float q[32];\n"                                   /* 19 */
+	"}\n";                                                            /* 20 */
+
+static void words(const char *kind, const char *space, const char *kernel, const char *msg,
+		  const struct run_access *a, int n, const char *place, const char *fix)
+{
+	struct run_hazard_words w;
+
+	run_hazard_words(kind, space, kernel, msg, a, n, explain_src, &w);
+	if (place)
+		cr_expect_str_eq(w.place, place);
+	else
+		cr_expect_null(w.place, "place %s", w.place);
+	cr_expect_str_eq(w.fix, fix);
+	run_hazard_words_free(&w);
+}
+
+Test(explain, a_race_between_blocks_on_a_sum_asks_for_an_atomic)
+{
+	const struct run_access a[] = { { 8, "read", { 1, 0, 0 }, -1, 0 },
+					{ 8, "write", { 0, 0, 0 }, -1, 0 } };
+	const struct run_access minus[] = { { 14, "write", { 0, 0, 0 }, -1, 0 },
+					    { 14, "write", { 5, 0, 0 }, -1, 0 } };
+
+	words("race", "global", "sum_kernel(float const*, float*, int)", "race: ...", a, 2,
+	      "out[0]", "fix: atomicAdd(out, acc) at line 8; blocks cannot wait for one another, "
+			"so an atomic adds their parts");
+	words("race", "global", "tiles(double*)", "race: ...", minus, 2, "out[3]",
+	      "fix: atomicAdd(&out[3], -v) at line 14; blocks cannot wait for one another, so an "
+	      "atomic adds their parts");
+}
+
+Test(explain, a_shared_race_asks_for_a_barrier_between_its_lines)
+{
+	const struct run_access a[] = { { 7, "read", { 0, 0, 0 }, -1, 0 },
+					{ 6, "write", { 0, 0, 0 }, -1, 0 } };
+	const struct run_access same[] = { { 6, "write", { 0, 0, 0 }, -1, 0 },
+					   { 6, "read", { 0, 0, 0 }, -1, 0 } };
+
+	words("race", "shared", "sum_kernel(float const*, float*, int)", "race: ...", a, 2, NULL,
+	      "fix: a __syncthreads() between the write at line 6 and the read at line 7, reached "
+	      "by every thread of the block");
+	words("race", "shared", "sum_kernel(float const*, float*, int)", "race: ...", same, 2,
+	      NULL, "fix: a __syncthreads() between one turn's write at line 6 and the next "
+		    "turn's read, reached by every thread of the block");
+}
+
+Test(explain, an_unwritten_shared_element_is_named_by_its_array)
+{
+	const struct run_access a[] = { { 7, "read", { 0, 0, 0 }, -1, 0 } };
+	const char *fix = "fix: write every element the block reads, then __syncthreads(), then "
+			  "read; shared memory starts with whatever was there before";
+
+	/* float s[256]: byte 1024 is s[256], byte 4 s[1] */
+	words("uninitialized", "shared", "sum_kernel(float const*, float*, int)",
+	      "uninitialized: shared read of 4 bytes at kernel.cu:7 by block (0,0,0) thread "
+	      "(255,0,0): offset 1024 of the block's shared memory, not written by this block",
+	      a, 1, "s[256]", fix);
+	/* float tile[32][33]: (2 * 33 + 5) * 4 = 284 */
+	words("uninitialized", "shared", "tiles(double*)", "... offset 284 of the block's shared "
+	      "memory, not written by this block", a, 1, "tile[2][5]", fix);
+	/* not a whole element, and a kernel with two arrays: no name */
+	words("uninitialized", "shared", "tiles(double*)", "... offset 6 of the block's shared "
+	      "memory", a, 1, NULL, fix);
+	words("uninitialized", "shared", "two(float*)", "... offset 4 of the block's shared "
+	      "memory", a, 1, NULL, fix);
+}
+
+Test(explain, an_unwritten_global_element_is_named_by_the_pointer_read)
+{
+	const struct run_access in[] = { { 5, "read", { 0, 0, 0 }, -1, 0 } };
+	const struct run_access x[] = { { 13, "read", { 0, 0, 0 }, -1, 0 } };
+	const char *fix = "fix: read only what was written first: the harness fills the inputs, "
+			  "and an output holds nothing until a kernel (or cudaMemset) writes it";
+
+	words("uninitialized", "global", "sum_kernel(float const*, float*, int)",
+	      "uninitialized: global read of 4 bytes ...: 8 bytes into a 64-byte allocation, "
+	      "never written", in, 1, "in[2]", fix);
+	/* double: 8 bytes an element */
+	words("uninitialized", "global", "tiles(double*)", "...: 8 bytes into a 64-byte "
+	      "allocation, never written", x, 1, "x[1]", fix);
+}
+
+Test(explain, other_hazards_get_their_usual_fix)
+{
+	const struct run_access streams[] = { { 8, "write", { 0, 0, 0 }, 1, 0 },
+					      { 0, "read", { 0, 0, 0 }, 2, 1 } };
+	const struct run_access streams2[] = { { 8, "write", { 0, 0, 0 }, 1, 0 },
+					       { 8, "read", { 0, 0, 0 }, 2, 0 } };
+	const struct run_access one[] = { { 5, "read", { 0, 0, 0 }, -1, 0 } };
+
+	words("race", "global", "sum_kernel(float const*, float*, int)", "...", streams, 2,
+	      "out[0]", "fix: wait for the device (cudaStreamSynchronize or cudaDeviceSynchronize) before "
+	      "the host reads or writes that memory, or copy it with cudaMemcpy");
+	words("race", "global", "sum_kernel(float const*, float*, int)", "...", streams2, 2,
+	      "out[0]", "fix: order the two streams: cudaEventRecord after the first, "
+			"cudaStreamWaitEvent before the second (or synchronize in between)");
+	words("barrier", NULL, "sum_kernel(float const*, float*, int)", "...", one, 1, NULL,
+	      "fix: every thread of the block must reach the same __syncthreads(): move it out "
+	      "of the if (or make the condition the same for the whole block)");
+	words("uninitialized", "register", "sum_kernel(float const*, float*, int)", "...", one,
+	      1, NULL, "fix: give the variable a value before its first use (float sum = 0.0f;)");
 }
