@@ -132,8 +132,10 @@ verdict() {
 # Each is a corner the exercise teaches and its check must catch.  Lines
 #     expect: STATUS   the status the check must end with (wrong, ...)
 #     case: NAME       the first case that must fail (the result's mismatch)
-# anywhere in the file, after a comment marker, say what catching it means.
-# They run on simt only, where a run is the same on every machine.
+# anywhere in the file, after a comment marker, say what catching it means;
+# "expect: hazard" instead wants simt to report a hazard (a race between
+# streams, say), whatever the values, and names no case.  They run on simt
+# only, where a run is the same on every machine.
 
 # wrong_solutions EX DIR: builds and runs EX's wrong solutions against the
 # harness object built for it.
@@ -165,6 +167,12 @@ wrong_solutions() {
 			continue
 		fi
 		run_check wrong "$TMP/wrong-simt"
+		if [ "$want_st" = hazard ]; then
+			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
+				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
+			fi
+			continue
+		fi
 		got_case=$(sed -n 's/.*"mismatch":{"case":"\([^"]*\)".*/\1/p' "$TMP/wrong.json")
 		if [ "$rc" -ne 0 ] && [ -n "$want_st" ] && [ "$st" = "$want_st" ] &&
 			[ "$got_case" = "$want_case" ]; then
