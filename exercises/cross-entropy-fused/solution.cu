@@ -10,8 +10,10 @@
 // (max(m1, m2), s1 * exp(m1 - M) + s2 * exp(m2 - M)), so each logit is read
 // once and exp never sees a positive argument.  The block merges its
 // threads' pairs with shuffles and one slot per warp.  The backward sweep
-// reads the row again (from L2 on a GPU: a row of 32000 logits is 125 KiB)
-// and writes each gradient once.
+// reads the row again and writes each gradient once.  A row of 32000
+// logits is 125 KiB, but four blocks per SM keep 67 MB of rows in flight
+// on an H100, more than its 50 MB L2: at the benchmark size expect most
+// of those second reads to come from DRAM (exercise.md, "What fast means").
 //
 // n_valid, the number of rows whose label is not -100, is needed before any
 // gradient is written, so a one-block kernel counts it first into a small

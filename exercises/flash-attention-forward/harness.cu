@@ -1,8 +1,12 @@
 // Harness for flash-attention-forward: O = softmax(Q K^T / sqrt(d)) V for
 // bh independent heads, optionally causal.
 //
-// check: six shapes (seq 1; 17 and 50, not multiples of any tile; 40 and
-// 64; head dimensions 32 and 64; causal and not), three seeds each.  K is
+// check: eight shapes (seq 1; 17 and 50, not multiples of any tile; 40 and
+// 64; head dimensions 32 and 64; causal and not), three seeds each, the
+// last two with seq 300 over two heads, causal with d = 32 and not with
+// d = 64: 300 is more than two query blocks of 128 rows and a multiple of
+// no tile, so a kernel that indexes only the first block of rows, or puts
+// the causal bound of every block where the first block's is, fails.  K is
 // uniform in [-1, 1), V in [-1, 1), Q in [-3, 3) (scores with a standard
 // deviation of about 1) or, in two shapes, in [-100, 100): scores in the
 // tens, up past 88, where exp without the running maximum overflows (those
@@ -22,12 +26,12 @@ struct Shape {
     double qamp; // Q is uniform in [-qamp, qamp)
 };
 
-// Indexed by the sizes the Lab hands out: 0..5 are checked, 6 is the GPU
+// Indexed by the sizes the Lab hands out: 0..7 are checked, 8 is the GPU
 // benchmark.
 static const Shape kShapes[] = {
     {1, 1, 32, 0, 3.0},  {2, 17, 32, 1, 3.0},  {2, 64, 32, 0, 3.0},
     {1, 50, 64, 1, 100}, {3, 40, 32, 0, 100}, {1, 64, 64, 1, 3.0},
-    {16, 4096, 64, 0, 3.0},
+    {2, 300, 32, 1, 3.0}, {2, 300, 64, 0, 3.0}, {16, 4096, 64, 0, 3.0},
 };
 
 // One query row of one head: o = sum_j p_j v_j / sum_j p_j over the keys
@@ -120,7 +124,7 @@ static void run_case(lab::Lab& lab, const Shape& s, uint64_t seed)
 int main(int argc, char** argv)
 {
     lab::Lab lab("flash-attention-forward", argc, argv);
-    for (long long i : lab.sizes({0, 1, 2, 3, 4, 5}, 6))
+    for (long long i : lab.sizes({0, 1, 2, 3, 4, 5, 6, 7}, 8))
         for (uint64_t seed : lab.seeds())
             run_case(lab, kShapes[i], seed);
     return lab.finish();

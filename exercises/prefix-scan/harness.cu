@@ -3,8 +3,10 @@
 // check: n = 1, 31 (part of one warp), 1024 and 1025 (one tile exactly and
 // one past it for tiles of 1024), 4099 (three past 4096: a second tile of
 // 4096 holds only part of one int4), 100003 (about a hundred tiles of
-// 1024, 25 of 4096, ending mid-warp), each with three seeds; values
-// uniform in [-8, 15].
+// 1024, 25 of 4096, ending mid-warp), 1100003 (more than 1024 tiles of
+// 1024: more tile sums than one block of 1024 threads scans, so a scan of
+// the tile sums without a further level fails), each with three seeds;
+// values uniform in [-8, 15].
 // bench: n = 2^26 on a GPU (256 MiB in, 256 MiB out), the largest check
 // size on simt.
 // The reference is a running sum in 64-bit integers; with values in
@@ -41,7 +43,7 @@ static void run_case(lab::Lab& lab, int n, uint64_t seed)
 int main(int argc, char** argv)
 {
     lab::Lab lab("prefix-scan", argc, argv);
-    for (long long n : lab.sizes({1, 31, 1024, 1025, 4099, 100003}, 1ll << 26))
+    for (long long n : lab.sizes({1, 31, 1024, 1025, 4099, 100003, 1100003}, 1ll << 26))
         for (uint64_t seed : lab.seeds())
             run_case(lab, (int)n, seed);
     return lab.finish();

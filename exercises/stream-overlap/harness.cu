@@ -9,6 +9,9 @@
 // it as a race between streams.
 // bench: n = 2^26 floats on a GPU, 16 chunks over 4 streams (the bytes
 // counted are the 8 n that cross PCIe); the largest check shape on simt.
+// On a GPU the bench also times the same two copies back to back on one
+// stream, nothing overlapped, and prints their rate as a reference line:
+// what the pipeline has to beat by overlapping the two directions.
 // The reference is the cubic in double, rounded to float; the tolerance
 // covers float evaluation in either order, with or without fused
 // multiply-adds.
@@ -28,6 +31,49 @@ struct Shape {
 static const Shape kShapes[] = {
     {1, 1, 1}, {1000, 4, 2}, {4099, 7, 3}, {100003, 8, 4}, {1 << 26, 16, 4},
 };
+
+// Times in_h -> in_d then out_d -> out_h, n floats each, on one stream
+// with nothing else running, and prints the rate over the 8 n bytes as
+// "reference: back-to-back copies ...: median M ms, R GB/s (K samples)".
+// A failure prints why instead; either way the run's result is untouched.
+static void copies_reference_line(const float* in_h, float* out_h, float* in_d,
+                                  const float* out_d, int n)
+{
+    const size_t bytes = (size_t)n * sizeof(float);
+    cudaStream_t st = nullptr;
+    cudaEvent_t ev[2] = {nullptr, nullptr};
+    std::vector<double> ms;
+    cudaError_t err = cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+    for (cudaEvent_t& e : ev)
+        if (err == cudaSuccess)
+            err = cudaEventCreate(&e);
+    for (int i = 0; i < 11 && err == cudaSuccess; i++) {
+        float t = 0;
+        cudaEventRecord(ev[0], st);
+        cudaMemcpyAsync(in_d, in_h, bytes, cudaMemcpyHostToDevice, st);
+        cudaMemcpyAsync(out_h, out_d, bytes, cudaMemcpyDeviceToHost, st);
+        cudaEventRecord(ev[1], st);
+        err = cudaEventSynchronize(ev[1]);
+        if (err == cudaSuccess)
+            err = cudaEventElapsedTime(&t, ev[0], ev[1]);
+        if (i > 0) // the first is a warm-up
+            ms.push_back(t);
+    }
+    for (cudaEvent_t e : ev)
+        if (e)
+            cudaEventDestroy(e);
+    if (st)
+        cudaStreamDestroy(st);
+    (void)cudaGetLastError(); // a failure here is not the pipeline's
+    if (err != cudaSuccess || ms.empty()) {
+        printf("reference: back-to-back copies failed (%s)\n", cudaGetErrorName(err));
+        return;
+    }
+    const lab::Stats sum = lab::summarize(ms);
+    printf("reference: back-to-back copies of %zu bytes each way: median %.4f ms, "
+           "%.2f GB/s (%zu samples)\n",
+           bytes, sum.median, 2.0 * (double)bytes / (sum.median * 1e-3) / 1e9, sum.n);
+}
 
 static void run_case(lab::Lab& lab, const Shape& s, uint64_t seed)
 {
@@ -63,6 +109,8 @@ static void run_case(lab::Lab& lab, const Shape& s, uint64_t seed)
     // 4 bytes in and 4 out per element over PCIe; 4 FLOPs (2 mul, 1 sub, 1 add)
     lab.time([&] { pipeline(out_h, in_h, in_d, out_d, n, s.chunks, streams.data(), s.streams); },
              lab::Work{8.0 * n, 4.0 * n, "fp32"});
+    if (lab.benching() && lab.on_gpu() && lab.result().has_timing)
+        copies_reference_line(in_h, out_h, in_d, out_d, n);
 
     for (auto& st : streams)
         cudaStreamDestroy(st);

@@ -2,10 +2,22 @@
 # `make bench-exercises`: every exercise's reference solution, benched on
 # the GPU through `cudalab bench --json` (the learner's own path), beside
 # the bar the solutions are held to:
-#   bw     memory-bound: at least 80 % of the device's peak DRAM bandwidth
-#   cublas at least 50 % of cuBLAS SGEMM on the same operands (the
-#          harness times cuBLAS and prints it as a reference line)
-#   -      no bar: the figure alone
+#   bw[:P]     memory-bound: at least P % (80 unless given) of the device's
+#              peak DRAM bandwidth, counting the bytes the harness counts
+#   flops:P    compute-bound: at least P % of the peak the harness measures
+#              the work against (FP32 without tensor cores, or the FP16
+#              tensor-core peak)
+#   cublas     at least 50 % of cuBLAS SGEMM on the same operands (the
+#              harness times cuBLAS and prints it as a reference line)
+#   overlap:F  at least F times the rate of the same copies done back to
+#              back (the harness times them and prints a reference line)
+#   check      nothing to time: passing the check is the bar
+#   pending    several GPUs: the bar will come from the link figures of a
+#              time model; until then the figures are printed alone, and
+#              only on a machine with the GPUs the exercise needs
+# The percentages are what each exercise's statement says a good solution
+# reaches ("What fast means"); where it names no figure, the bar is a
+# floor well below what it describes.
 # Each exercise is benched RUNS times (default 3) and the median of the
 # runs is quoted.  Exits 1 when a solution fails or misses its bar, 0
 # otherwise; without a usable GPU it says so and exits 0, since there is
@@ -21,12 +33,12 @@ RUNS=${RUNS:-3}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CONTENT=${CUDALAB_CONTENT:-$SRC}
 
-# exercise bar: the reference solutions and what each must reach.
+# exercise bar: every exercise of the lab and what its solution must reach.
 BARS="vector-add bw
 saxpy-bandwidth bw
 grid-stride bw
 transpose bw
-stream-overlap -
+stream-overlap overlap:1.2
 reduce-sum bw
 prefix-scan bw
 histogram bw
@@ -36,22 +48,28 @@ sparsify-2-4 bw
 quantize-int8 bw
 selective-scan bw
 kv-cache-decode bw
-sgemm-tiled -
+sgemm-tiled flops:10
 sgemm-regblock cublas
-hgemm-wmma -
-flash-attention-forward -
-merge-attention-partials -
-causal-conv1d -
-layernorm-backward -
-fp8-e4m3-cast -
-top-k-sampling -
-ring-allreduce -
-cross-entropy-fused -
-monarch-matmul -
-ssd-chunked -
-profile-channel-stats -"
+hgemm-wmma flops:10
+flash-attention-forward flops:20
+merge-attention-partials bw
+causal-conv1d bw
+layernorm-backward bw:70
+fp8-e4m3-cast bw
+top-k-sampling bw:10
+ring-allreduce bw
+cross-entropy-fused bw:50
+monarch-matmul flops:10
+ssd-chunked flops:5
+profile-channel-stats bw:70
+mfu-calculator check
+pipeline-schedule pending
+ring-allreduce-peer pending
+ring-attention-peer pending
+tensor-parallel-mlp pending"
 BW_TARGET=80
 CUBLAS_TARGET=50
+PENDING="bar pending the time model's link figures"
 
 # The value of "key" in cudalab's JSON (one key per line, first match).
 field() {
@@ -63,11 +81,59 @@ cublas_tflops() {
 	grep -o 'cuBLAS sgemm [0-9x]*: median [0-9.]* ms, [0-9.]* TFLOP/s' "$1" |
 		head -n 1 | sed 's/.*, \([0-9.]*\) TFLOP\/s/\1/'
 }
+# The back-to-back copies' GB/s from stream-overlap's reference line.
+copies_gbps() {
+	grep -o 'back-to-back copies of [0-9]* bytes each way: median [0-9.]* ms, [0-9.]* GB/s' "$1" |
+		head -n 1 | sed 's/.*, \([0-9.]*\) GB\/s/\1/'
+}
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+# The GPUs an exercise needs ("gpus: N" in its front matter, 1 without).
+gpus_needed() {
+	n=$(sed -n 's/^gpus:[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' \
+		"$CONTENT/exercises/$1/exercise.md" 2>/dev/null | head -n 1)
+	echo "${n:-1}"
+}
+
+# verdict BAR: the bar's verdict from the medians in $pct, $pctf, $ratio
+# and $ref; a line starting "MISSED" when the solution falls short.
+verdict() {
+	case $1 in
+	bw | bw:*)
+		t=${1#bw}
+		t=${t#:}
+		awk -v p="$pct" -v t="${t:-$BW_TARGET}" 'BEGIN {
+			if (p == "" || p == "null") print "MISSED: no peak bandwidth known for this device"
+			else if (p + 0 >= t) printf "ok: >= %d %% of peak bandwidth\n", t
+			else printf "MISSED: < %d %% of peak bandwidth\n", t }'
+		;;
+	flops:*)
+		awk -v p="$pctf" -v t="${1#flops:}" 'BEGIN {
+			if (p == "" || p == "null") print "MISSED: no compute peak known for this device"
+			else if (p + 0 >= t) printf "ok: >= %d %% of peak FLOP/s\n", t
+			else printf "MISSED: < %d %% of peak FLOP/s\n", t }'
+		;;
+	cublas)
+		awk -v r="$ratio" -v c="$ref" -v t="$CUBLAS_TARGET" 'BEGIN {
+			if (r == "") print "MISSED: no cuBLAS reference line (library not found?)"
+			else if (r + 0 >= t) printf "ok: %.1f %% of cuBLAS (%s TFLOP/s), bar %d %%\n", r, c, t
+			else printf "MISSED: %.1f %% of cuBLAS (%s TFLOP/s), bar %d %%\n", r, c, t }'
+		;;
+	overlap:*)
+		awk -v r="$ratio" -v c="$ref" -v t="${1#overlap:}" 'BEGIN {
+			if (r == "") print "MISSED: no reference line of back-to-back copies"
+			else if (r / 100 >= t) printf "ok: %.2fx back-to-back copies (%s GB/s), bar %sx\n", r / 100, c, t
+			else printf "MISSED: %.2fx back-to-back copies (%s GB/s), bar %sx\n", r / 100, c, t }'
+		;;
+	check) echo "ok: passes (nothing to time)" ;;
+	pending) echo "($PENDING)" ;;
+	*) echo "MISSED: unknown bar '$1'" ;;
+	esac
+}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-bench-ex.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 J=${BENCH_JSON_DIR:-$T}
+gpus_here=0
 if [ -z "${BENCH_JSON_DIR:-}" ]; then
 	if [ -z "${NVCC:-}" ]; then
 		echo "bench-exercises: nvcc not found: skipped"
@@ -77,6 +143,7 @@ if [ -z "${BENCH_JSON_DIR:-}" ]; then
 		echo "bench-exercises: no usable GPU here (nvidia-smi lists none): nothing to measure"
 		exit 0
 	fi
+	gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 	export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$CONTENT" CUDALAB_NVCC="$NVCC"
 fi
 
@@ -86,12 +153,22 @@ echo "$BARS" | while read -r ex bar; do
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $ex "*) ;; *) continue ;; esac
 	fi
-	: >"$T/$ex.ms"
-	: >"$T/$ex.pct"
-	: >"$T/$ex.gbps"
-	: >"$T/$ex.tf"
-	: >"$T/$ex.ratio"
-	: >"$T/$ex.ref"
+	# An exercise for several GPUs runs only where they are (or where
+	# results were recorded for it).
+	need=$(gpus_needed "$ex")
+	if [ -n "${BENCH_JSON_DIR:-}" ] && [ ! -f "$J/$ex.1.json" ] && [ "$bar" = pending ]; then
+		printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" - - - - - \
+			"($PENDING; no recorded result)"
+		continue
+	fi
+	if [ -z "${BENCH_JSON_DIR:-}" ] && [ "$gpus_here" -lt "$need" ]; then
+		printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" skip - - - - \
+			"($PENDING; needs $need GPUs, this machine has $gpus_here)"
+		continue
+	fi
+	for f in ms pct pctf gbps tf ratio ref; do
+		: >"$T/$ex.$f"
+	done
 	status=pass
 	n=1
 	while [ "$n" -le "$RUNS" ]; do
@@ -106,14 +183,21 @@ echo "$BARS" | while read -r ex bar; do
 			break
 		fi
 		field median_ms "$j" >>"$T/$ex.ms"
-		field gbps "$j" >>"$T/$ex.gbps"
+		gbps=$(field gbps "$j")
+		echo "$gbps" >>"$T/$ex.gbps"
 		field pct_peak_bw "$j" >>"$T/$ex.pct"
+		field pct_peak_flops "$j" >>"$T/$ex.pctf"
 		tf=$(field tflops "$j")
 		echo "$tf" >>"$T/$ex.tf"
-		ref=$(cublas_tflops "$j")
+		# A reference line, and this run against it in percent.
+		case $bar in
+		cublas) ref=$(cublas_tflops "$j") got=$tf ;;
+		overlap:*) ref=$(copies_gbps "$j") got=$gbps ;;
+		*) ref='' got='' ;;
+		esac
 		if [ -n "$ref" ]; then
 			echo "$ref" >>"$T/$ex.ref"
-			awk -v a="$tf" -v b="$ref" 'BEGIN { if (b > 0) printf "%.1f\n", 100 * a / b }' \
+			awk -v a="$got" -v b="$ref" 'BEGIN { if (b > 0) printf "%.1f\n", 100 * a / b }' \
 				>>"$T/$ex.ratio"
 		fi
 		n=$((n + 1))
@@ -129,27 +213,13 @@ echo "$BARS" | while read -r ex bar; do
 	ms=$(median <"$T/$ex.ms")
 	gbps=$(median <"$T/$ex.gbps")
 	pct=$(median <"$T/$ex.pct")
+	pctf=$(median <"$T/$ex.pctf")
 	tf=$(median <"$T/$ex.tf")
-	case $bar in
-	bw)
-		verdict=$(awk -v p="$pct" -v t="$BW_TARGET" 'BEGIN {
-			if (p == "" || p == "null") print "MISSED: no peak bandwidth known for this device"
-			else if (p + 0 >= t) printf "ok: >= %d %% of peak bandwidth\n", t
-			else printf "MISSED: < %d %% of peak bandwidth\n", t }')
-		;;
-	cublas)
-		ratio=$(median <"$T/$ex.ratio")
-		ref=$(median <"$T/$ex.ref")
-		verdict=$(awk -v r="$ratio" -v c="$ref" -v t="$CUBLAS_TARGET" 'BEGIN {
-			if (r == "") print "MISSED: no cuBLAS reference line (library not found?)"
-			else if (r + 0 >= t) printf "ok: %.1f %% of cuBLAS (%s TFLOP/s), bar %d %%\n", r, c, t
-			else printf "MISSED: %.1f %% of cuBLAS (%s TFLOP/s), bar %d %%\n", r, c, t }')
-		;;
-	*) verdict="(no bar)" ;;
-	esac
-	case $verdict in MISSED*) echo 1 >"$T/missed" ;; esac
-	printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" pass "$ms" "$gbps" "$pct" "$tf" \
-		"$verdict"
+	ratio=$(median <"$T/$ex.ratio")
+	ref=$(median <"$T/$ex.ref")
+	v=$(verdict "$bar")
+	case $v in MISSED*) echo 1 >"$T/missed" ;; esac
+	printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" pass "$ms" "$gbps" "$pct" "$tf" "$v"
 done
 echo "(medians of $RUNS runs of \`cudalab bench EX --backend gpu\` on the reference solutions)"
 [ ! -f "$T/missed" ]

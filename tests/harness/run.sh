@@ -6,7 +6,9 @@
 # With a GPU the solution must pass and the starter must not; without one,
 # both must report a well-formed runtime_error on the result descriptor and
 # exit 2.  When $BUILD/libcudalab-simt.a links an exercise, it runs there too,
-# with as many simulated devices as its "gpus: N" asks for.  Exercises that
+# with as many simulated devices as its "gpus: N" asks for, and so do the
+# known wrong solutions of tests/harness/wrong/EXERCISE/ (see
+# wrong_solutions below): each must fail as its header says.  Exercises that
 # include nccl.h are linked with -lnccl for the GPU, and run on simt only
 # when no NCCL library is installed or the machine has fewer GPUs than they
 # need.
@@ -147,6 +149,64 @@ verdict() {
 	head -c 2000 "$TMP/$1-$2${3:+-simt}.stderr"
 }
 
+# --- known wrong solutions -------------------------------------------------
+# tests/harness/wrong/EX/NAME.cu is a whole wrong solution of exercise EX;
+# NAME.sed is a sed script that turns EX's solution.cu into one (a script
+# that no longer changes anything is a failure: the bug it plants is gone).
+# Each is a corner the exercise teaches and its check must catch.  Lines
+#     expect: STATUS   the status the check must end with (wrong, ...)
+#     case: NAME       the first case that must fail (the result's mismatch)
+# anywhere in the file, after a comment marker, say what catching it means;
+# "expect: hazard" instead wants simt to report a hazard (a race between
+# streams, say), whatever the values, and names no case.  They run on simt
+# only, where a run is the same on every machine.
+
+# wrong_solutions EX DIR: builds and runs EX's wrong solutions against the
+# harness object built for it.
+wrong_solutions() {
+	for w in tests/harness/wrong/"$1"/*.cu tests/harness/wrong/"$1"/*.sed; do
+		[ -f "$w" ] || continue
+		name=$1/$(basename "$w")
+		want_st=$(sed -n 's/^[#/ ]*expect: *//p' "$w" | head -n 1)
+		want_case=$(sed -n 's/^[#/ ]*case: *//p' "$w" | head -n 1)
+		src=$w
+		case $w in
+		*.sed)
+			src=$TMP/wrong.cu
+			sed -f "$w" "$2/solution.cu" >"$src"
+			if cmp -s "$src" "$2/solution.cu"; then
+				bad "$name" "the script no longer changes $2/solution.cu"
+				continue
+			fi
+			;;
+		esac
+		# shellcheck disable=SC2086
+		if ! "$NVCC" -std=c++17 -O2 --no-compress -arch=compute_80 -code=compute_80 \
+			-Iinclude -c "$src" -o "$TMP/wrong.o" >"$TMP/log" 2>&1 ||
+			! "$NVCC" -cudart none $SIMT_LINK "$TMP/$1-harness.o" "$TMP/wrong.o" \
+				-L"$BUILD" -lcudalab-simt -lpthread -lm -o "$TMP/wrong-simt" \
+				>>"$TMP/log" 2>&1; then
+			cat "$TMP/log"
+			bad "$name" "does not build with simt"
+			continue
+		fi
+		run_check wrong "$TMP/wrong-simt"
+		if [ "$want_st" = hazard ]; then
+			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
+				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
+			fi
+			continue
+		fi
+		got_case=$(sed -n 's/.*"mismatch":{"case":"\([^"]*\)".*/\1/p' "$TMP/wrong.json")
+		if [ "$rc" -ne 0 ] && [ -n "$want_st" ] && [ "$st" = "$want_st" ] &&
+			[ "$got_case" = "$want_case" ]; then
+			ok
+		else
+			bad "$name (simt)" "exit $rc, status '$st', first wrong case '$got_case' (want status '$want_st', case '$want_case')"
+		fi
+	done
+}
+
 # --- every exercise, on the GPU when there is one and on simt --------------
 # Each source is compiled once, as PTX for compute_80 (what the runner builds
 # for simt; a GPU of compute capability 8.0 or later runs it too), then
@@ -249,6 +309,7 @@ for dir in exercises/*/; do
 			[ -x "$INSIGHTS" ] && no_advice "$ex"
 		fi
 	done
+	[ -f "$SIMT_LIB" ] && wrong_solutions "$ex" "${dir%/}"
 done
 [ -x "$INSIGHTS" ] || echo "harness: $INSIGHTS not built: reference solutions not read for advice"
 [ "$ngpu" -eq 1 ] || echo "harness: no usable GPU: runs checked for a proper runtime_error only"
