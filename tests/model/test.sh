@@ -98,5 +98,60 @@ out=$(awk -f "$dir/stats.awk" -f "$dir/score.awk" "$tmp/preds.tsv" "$tmp/demo/ta
 check "bad unit" "$(printf '%s\n' "$out" | grep furlongs)" \
 	"model: $tmp/demo/table.tsv:9: unknown unit 'furlongs' (us, ms, ns, GFLOPS, TFLOPS, GBps)"
 
+# run.sh end to end, when nvcc and simt are at hand: a driver of our own
+# stands in for the model by printing prediction lines itself (the form
+# simt will print), so the build, the run, the collection and the sum of
+# two launches into one call are exercised.  Row k: 30 + 20 us = 50 us
+# against 40 us published, 25%.  Row q: the driver fails.  Then the same
+# driver printing no prediction makes run.sh say so and exit 2.
+BUILD=${BUILD:-build}
+NVCC=${NVCC:-}
+if [ -n "$NVCC" ] && [ -f "$BUILD/libcudalab-simt.a" ]; then
+	src=$tmp/sources/fake
+	mkdir -p "$src" || exit 1
+	cat >"$src/table.tsv" <<EOF
+kernel${tab}gpu${tab}size${tab}published${tab}unit${tab}flops${tab}bytes${tab}match${tab}launches${tab}note
+k${tab}l4${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
+q${tab}l4${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
+EOF
+	cat >"$src/driver.cu" <<'EOF'
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+template <int V> __global__ void fill(int *p) { p[threadIdx.x] = V; }
+int main(int argc, char **argv)
+{
+	if (strcmp(argv[argc - 1], "q") == 0)
+		return 3;
+	int *p;
+	cudaMalloc(&p, 32 * sizeof(int));
+	fill<1><<<1, 32>>>(p);
+	fill<2><<<1, 32>>>(p);
+	cudaDeviceSynchronize();
+	if (getenv("FAKE_PREDICT")) {
+		fprintf(stderr, "simt: predict: fill<1><<<(1,1,1),(32,1,1)>>> 30.0 us on l4 (model estimate)\n");
+		fprintf(stderr, "simt: predict:   limited by nothing\n");
+		fprintf(stderr, "simt: predict: fill<2><<<(1,1,1),(32,1,1)>>> 20 us on l4 (model estimate)\n");
+	}
+	return 0;
+}
+EOF
+	out=$(FAKE_PREDICT=1 MODEL_SOURCES=$tmp/sources BUILD=$BUILD NVCC=$NVCC \
+		sh "$dir/run.sh" 2>&1)
+	rc=$?
+	check "run k" "$(printf '%s\n' "$out" | grep ' fake .* k ' | awk '{ $1 = $1; print }')" \
+		"model: fake l4 k 32 40 us 50 us 25.0%"
+	check "run q" "$(printf '%s\n' "$out" | grep ' fake .* q ' | awk '{ $1 = $1; print }')" \
+		"model: fake l4 q 32 40 us no prediction: exit status 3:"
+	check "run exit" "$rc" 1
+	out=$(MODEL_SOURCES=$tmp/sources BUILD=$BUILD NVCC=$NVCC sh "$dir/run.sh" 2>&1)
+	rc=$?
+	check "run without model" "$(printf '%s\n' "$out" | sed -n 1p)" \
+		"model: no predictions: simt printed no 'simt: predict:' lines"
+	check "run without model exit" "$rc" 2
+else
+	echo "SKIP run.sh end to end (no nvcc or $BUILD/libcudalab-simt.a)"
+fi
+
 echo "model-stats: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
