@@ -4,6 +4,7 @@
 #   make run        build, then open the lab
 #   make test       build, then run every test suite
 #   make check-layers  the includes follow simt's rooms and the module graph
+#   make test-model simt's predicted kernel times against published ones
 #   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/,
 #                   man page, docs/ and bash and zsh completion
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
@@ -88,7 +89,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test check-layers fuzz test-unit test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test check-layers fuzz test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -256,6 +257,12 @@ bench-exercises: $(BIN)
 # and munge).
 test-remote: $(BIN) $(SIMT_LIB)
 	CUDALAB_BIN=$(abspath $(BIN)) sh tests/remote/run.sh
+
+# Opt-in: simt's time model against published kernel timings
+# (tests/model/*/table.tsv), after the scoring's own check.
+test-model: $(SIMT_LIB)
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/model/test.sh
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/model/run.sh
 
 test-gpu:
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh tests/simt/gpu.sh
