@@ -147,11 +147,10 @@
  * holds a kernel to a counter must have another rule for a GPU, a timing
  * against a kernel of its own, say.
  *
- * The result JSON, written to the descriptor CUDALAB_RESULT_FD names (the
- * runner adds its own keys to it: docs/guide.md, "Result JSON"):
- *   {"schema":1,"key":"...","exercise":"...","status":"pass|wrong|runtime_error",
- * key: what the runner passed in CUDALAB_RESULT_KEY_FD, read before main
- * (see result_key); the runner refuses a result without it.
+ * The result JSON, written to the descriptor CUDALAB_RESULT_FD names by
+ * the checker, or by a harness run alone (never by a worker: lab/judge.h;
+ * the runner adds its own keys to it: docs/guide.md, "Result JSON"):
+ *   {"schema":1,"exercise":"...","status":"pass|wrong|runtime_error",
  *    "backend":"gpu|simt",
  *    "device":{"name","cc":"9.0","sm_count","peak_gbps","peak_tflops":{...}},
  *    "cases":[{"name","status","max_abs_err","max_rel_err","mismatches",
@@ -186,6 +185,7 @@
 #include "lab/timing.h"
 #include "lab/json.h"
 #include "lab/result.h"
+#include "lab/judge.h"
 #include "lab/device.h"
 #include "lab/harness.h"
 

@@ -60,6 +60,14 @@ int run_backend_parse(const char *name, enum run_backend *out);
  * Returns 0, or -1 with *why set to one line (caller frees). */
 int run_backend_ready(const struct run_probe *p, enum run_backend b, char **why);
 
+/* The largest learner's file a check reads (and a remote request
+ * carries). */
+#define RUN_SOURCE_CAP (4u << 20)
+/* A learner's source file, whole and NUL-terminated: a regular file of at
+ * most RUN_SOURCE_CAP bytes (a device or a FIFO is refused at once, never
+ * read).  NULL with *why set (caller frees) otherwise. */
+char *run_read_source(const char *path, size_t *len, char **why);
+
 /* Runs argv (no shell) and captures stdout+stderr, at most cap bytes kept.
  * Returns the wait status, or -1 when the program could not be started. */
 int run_capture(char *const argv[], char **out, size_t cap);
@@ -71,17 +79,23 @@ int run_capture(char *const argv[], char **out, size_t cap);
  * and stdout/stderr captured up to a cap (the rest is read and counted, so
  * a flood never blocks the child).  With want_result, a third pipe's
  * write end is passed to the child and its number put in
- * CUDALAB_RESULT_FD, and a fourth pipe holding a fresh random key is
- * passed as CUDALAB_RESULT_KEY_FD: the harness reads it once, at start-up,
- * and its result must carry it (see lab.h). */
+ * CUDALAB_RESULT_FD.  With a sandbox (sandbox.c), the program runs under
+ * an init of cudalab's own in namespaces of its own where the kernel
+ * allows it; sandboxed says what held. */
+struct run_sandbox;
 struct run_child {
 	char *const *argv;          /* argv[0] is looked up in PATH */
 	const char *const *env;     /* "NAME=VALUE" set on top of the environment; may be NULL */
+	int clean_env;              /* leave every CUDALAB_* of cudalab's own environment out */
 	const char *dir;            /* working directory, NULL: unchanged */
 	double timeout_s;           /* <= 0: no limit */
 	size_t cap;                 /* bytes kept of stdout and of stderr */
 	int merge;                  /* stderr goes to the stdout pipe (one log) */
 	int want_result;
+	int *give_fds;              /* descriptors the child keeps at their numbers; */
+	size_t n_give;              /* closed in this process once it started */
+	const struct run_sandbox *sandbox; /* NULL: none */
+	int ends_run;               /* run_children_exec: its end stops the others */
 	const volatile sig_atomic_t *cancel; /* stops the child when set */
 	void (*tick)(void *ctx);    /* called every few tenths of a second while it runs */
 	void *tick_ctx;
@@ -89,16 +103,44 @@ struct run_child {
 	char *out, *err, *result;   /* NUL-terminated; result NULL without want_result */
 	size_t out_len, err_len, result_len;
 	size_t out_dropped, err_dropped, result_dropped; /* bytes read past the cap */
-	int status;                 /* wait status of the child */
+	int status;                 /* wait status of the child (a sandbox's program) */
 	int timed_out, cancelled;
-	char key[33];               /* with want_result: the key the result must carry */
+	unsigned sandboxed;         /* RUN_SB_* that held */
 	double wall_s;
 };
+
+/* What held of a sandbox (a result's "sandbox", cudalab doctor). */
+enum {
+	RUN_SB_USERNS = 1 << 0,        /* user, mount and pid namespaces of its own */
+	RUN_SB_READONLY = 1 << 1,      /* the whole file system read-only */
+	RUN_SB_READONLY_SOME = 1 << 2, /* only the home, the content and lab.h's folder */
+	RUN_SB_HIDDEN = 1 << 3,        /* the exercises' folders (the solutions) empty */
+	RUN_SB_TMP = 1 << 4,           /* a private /tmp */
+	RUN_SB_PROC = 1 << 5,          /* a /proc of its own: no other process in sight */
+	RUN_SB_SWEEP = 1 << 6,         /* every process it starts ends with it */
+	RUN_SB_SECCOMP = 1 << 7,       /* no ptrace, process_vm_readv/writev, pidfd_getfd */
+	RUN_SB_NPROC = 1 << 8,         /* at most so many processes and threads */
+	RUN_SB_CAPS = 1 << 9,          /* no capabilities, no new privileges */
+};
+
+/* A short name of one RUN_SB_* bit ("userns", "seccomp"...), and what it
+ * means in words; NULL for a bit that is none. */
+const char *run_sandbox_name(unsigned bit);
+const char *run_sandbox_words(unsigned bit);
+
+/* The protections this kernel grants a program under check, found by
+ * running one in a sandbox (RUN_SB_* bits; cudalab doctor); 0 when none
+ * could run. */
+unsigned run_sandbox_probe(void);
 
 /* Runs c->argv and fills the outputs.  Returns 0 when the program ran (to
  * any end), -1 with errno set when it could not be started.  Every
  * process left in the child's group is killed before it returns. */
 int run_child_exec(struct run_child *c);
+/* The same for n children at once, supervised together (a child with
+ * ends_run set stops the others when it ends; cancel stops them all).
+ * -1 when any could not be started (then none runs on). */
+int run_children_exec(struct run_child *v, size_t n);
 void run_child_free(struct run_child *c);
 /* "SIGSEGV" for SIGSEGV; "signal N" for one without a name (static). */
 const char *run_signal_name(int sig);
@@ -127,6 +169,7 @@ struct run_nvcc {
 	const char *output;
 	int optimize;                   /* add -O2 (host code) */
 	int compile_only;               /* -c: an object, nothing linked */
+	int hidden;                     /* the host code's symbols get hidden visibility */
 	unsigned libs;                  /* RUN_LIB_*: linked on the GPU backend */
 };
 
@@ -167,6 +210,16 @@ size_t run_log_errors(const char *log, struct run_compile_error **out);
  * "your file must define void solve(...): ...", marked missing. */
 void run_log_missing(struct run_compile_error *e, size_t n, const char *harness);
 void run_compile_errors_free(struct run_compile_error *e, size_t n);
+
+/* Whether a mangled C++ name (Itanium ABI) names something in namespace
+ * lab, the harness library's: name gets its first part below lab
+ * ("compare_host" for "_ZN3lab12compare_hostIfEE..."). */
+int run_mangled_in_lab(const char *sym, char *name, size_t size);
+/* What an object file (ELF64, this machine's byte order) defines in
+ * namespace lab, as "lab::NAME" (global, weak or unique symbols defined
+ * in it); NULL-terminated, free with run_argv_free.  NULL when data is
+ * no such object. */
+char **run_object_lab_defs(const void *data, size_t len);
 
 /* --- exercises --------------------------------------------------------- */
 
@@ -283,6 +336,8 @@ struct run_result {
 	unsigned long long hazard_total; /* reports, counting those not kept */
 	int remote_gpu;             /* ssh/slurm: the far side ran it on a GPU */
 	char *backend_note;         /* why the backend differs from the one asked for, or NULL */
+	char *build_note;           /* a cache entry built again, or NULL */
+	unsigned sandbox;           /* RUN_SB_* that held for the program under check */
 	unsigned schedule;          /* simt schedule of the run the verdict comes from */
 	char *nondeterminism;       /* how two schedules' results differed, else NULL */
 };
@@ -303,7 +358,7 @@ void run_result_free(struct run_result *res);
 int run_result_from_json(const char *json, struct run_result *res);
 /* --- remote checks (remote.c) ------------------------------------------- */
 
-#define RUN_REMOTE_PROTOCOL 1
+#define RUN_REMOTE_PROTOCOL 2
 
 struct run_program;
 
@@ -320,6 +375,7 @@ struct run_remote_request {
 	long seed;        /* -1: the harness's own */
 	double timeout_s; /* 0: the default */
 	int gpus;         /* devices the exercise needs (1..64; sent when more than 1) */
+	char nonce[33];   /* a check's: 32 random hex digits its result must carry */
 	struct run_remote_file *files;
 	size_t n_files;
 	char **args, **defines; /* a program's arguments and -D macros */
@@ -337,8 +393,6 @@ void run_remote_request_free(struct run_remote_request *rq);
 /* The far side: reads a request on stdin, answers on stdout; with doctor,
  * only says what it has.  Returns the exit status. */
 int run_remote_serve(const char *home, int protocol, int doctor);
-/* The near side of run_exercise for BACKEND_SSH and BACKEND_SLURM. */
-int run_remote_exercise(const struct run_request *req, struct run_result *res);
 /* Asks the far side what it has: *json, one object (version, protocol,
  * nvcc, nvcc_version, gpu, cc, driver, backend).  0, or -1 with *why. */
 int run_remote_doctor(const struct run_request *req, char **json, char **why);

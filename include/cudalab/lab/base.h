@@ -1,6 +1,13 @@
 /* Part of cudalab/lab.h, the one header exercises include: what every
  * other part uses: the standard headers, LAB_PRINTF (taken back at the end
- * of cudalab/lab.h), and the weak declaration of simt's counter call. */
+ * of cudalab/lab.h), and the weak declaration of simt's counter call.
+ *
+ * Every part puts its names in an unnamed namespace inside lab: they have
+ * internal linkage, so each file that includes lab.h has its own copy and
+ * no definition in another file (a learner's "template <>
+ * lab::Compare lab::compare_host<float>(...)", say) can take their place
+ * at link time.  cudalab also refuses to link a learner's file that
+ * defines anything in lab. */
 #ifndef CUDALAB_LAB_BASE_H
 #define CUDALAB_LAB_BASE_H
 

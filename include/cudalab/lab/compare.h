@@ -7,6 +7,7 @@
 #include "elem.h"
 
 namespace lab {
+namespace {
 
 /* ----------------------------------------------------------- comparison */
 
@@ -126,6 +127,7 @@ inline bool check_guard(const T* guard, size_t m, size_t n, Compare& c)
     }
     return true;
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

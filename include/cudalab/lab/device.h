@@ -7,6 +7,7 @@
 #include "elem.h"
 
 namespace lab {
+namespace {
 
 /* --------------------------------------------------------- device arrays */
 
@@ -112,6 +113,16 @@ public:
                        "filling an output with the second canary");
     }
 
+    /* Puts h (at most the n elements and the guard) into the array. */
+    void upload(const std::vector<T>& h) const
+    {
+        DeviceScope on(dev_);
+        size_t k = std::min(h.size(), n_ + guard_);
+        if (k)
+            check_cuda(cudaMemcpy(p_, h.data(), k * sizeof(T), cudaMemcpyHostToDevice),
+                       "copying the program's output into the checker's array");
+    }
+
     /* The n elements followed by the guard. */
     std::vector<T> download() const
     {
@@ -156,6 +167,7 @@ template <class T> inline DeviceArray<T> inout_on(int dev, const std::vector<T>&
 {
     return DeviceArray<T>(h.size(), kGuard, h.data(), dev);
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

@@ -8,6 +8,7 @@
 #include "text.h"
 
 namespace lab {
+namespace {
 
 /* --------------------------------------------------------- element types */
 
@@ -191,6 +192,7 @@ template <class T> inline unsigned char second_canary_byte()
 {
     return (unsigned char)~Elem<T>::canary_byte();
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

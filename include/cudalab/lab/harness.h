@@ -5,10 +5,12 @@
 
 #include "base.h"
 #include "device.h"
+#include "judge.h"
 #include "random.h"
 #include "result.h"
 
 namespace lab {
+namespace {
 
 /* ------------------------------------------------------------------ Lab */
 
@@ -30,7 +32,11 @@ public:
             fprintf(stderr, "%s: %s\n", argc > 0 ? argv[0] : "harness", err.c_str());
             die("usage", err, "the command line");
         }
+        if (judge_.working())
+            judge_.give_hello(result_.exercise, opt_.mode, opt_.seed);
         query_device();
+        if (judge_.checking() && !judge_.take_hello(result_.exercise, opt_.mode, opt_.seed))
+            fail_judge();
     }
     ~Lab()
     {
@@ -49,6 +55,12 @@ public:
     bool checking() const { return opt_.mode == Mode::check; }
     bool benching() const { return opt_.mode == Mode::bench; }
     bool on_gpu() const { return !result_.simt; }
+    /* True in a checker (see judge.h): the process that runs none of the
+     * learner's code and compares the outputs the worker sends.  Harness
+     * code that calls the learner's functions outside lab.call and
+     * lab.time, or times anything itself, skips that work here; the values
+     * it would then pass to lab.expect_host are the worker's anyway. */
+    bool judging() const { return judge_.checking(); }
     uint64_t seed() const { return opt_.seed; }
     const DeviceInfo& device() const { return result_.device; }
     const Result& result() const { return result_; }
@@ -105,11 +117,16 @@ public:
 
     template <class F> void call(F&& fn, const char* label = "solve")
     {
-        if (strcmp(label, "solve") == 0) {
+        bool learner = strcmp(label, "solve") == 0;
+        if (learner) {
             result_.calls++;
             last_solve_ = fn;
             last_solve_serial_ = next_serial();
         }
+        /* The checker runs none of the learner's code: the outputs the
+         * worker sends stand in for what fn would have written. */
+        if (learner && judge_.checking())
+            return;
         (void)cudaGetLastError(); /* not the learner's: clear it */
         int current = 0;
         if (devices_ > 1)
@@ -138,8 +155,19 @@ public:
     template <class T>
     bool expect(const DeviceArray<T>& got, const std::vector<T>& want, Tol tol)
     {
-        sync_all("waiting for the output");
-        std::vector<T> h = got.download();
+        std::vector<T> h, h2;
+        bool second = false;
+        if (judge_.checking()) {
+            if (!judge_.take_output(case_, case_seed_, true, got.size(), got.guard(), &h, &h2,
+                                    &second))
+                fail_judge();
+            /* from here on the checker's array holds what the worker's did,
+             * for harness code that reads it again */
+            got.upload(second ? h2 : h);
+        } else {
+            sync_all("waiting for the output");
+            h = got.download();
+        }
         size_t n = std::min(got.size(), want.size());
         Compare c = compare_host(h.data(), want.data(), n, tol);
         if (got.size() != want.size()) {
@@ -148,7 +176,20 @@ public:
                          got.size(), want.size());
         }
         check_guard(h.data() + got.size(), got.guard(), got.size(), c);
-        recheck_unwritten(got, h, want, n, c);
+        std::vector<size_t> unsure = canary_answers(h, want, n);
+        if (recheck_due(got, unsure)) {
+            if (judge_.checking() && !second)
+                die("judge", "the program sent no second run of solve where its harness "
+                             "makes one", "the checker");
+            if (!judge_.checking()) {
+                h2 = rerun_over_second_canary(got);
+                second = true;
+            }
+            count_unwritten(unsure, h, h2, want, c);
+        }
+        if (judge_.working())
+            judge_.give_output(case_, case_seed_, true, h, got.size(), got.guard(),
+                               second ? &h2 : nullptr);
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }
@@ -157,9 +198,16 @@ public:
      * function's results, or numbers the harness derived from an output):
      * no guard, no canary. */
     template <class T>
-    bool expect_host(const std::vector<T>& got, const std::vector<T>& want, Tol tol,
+    bool expect_host(const std::vector<T>& values, const std::vector<T>& want, Tol tol,
                      const std::string& note = std::string())
     {
+        std::vector<T> taken, none;
+        bool second = false;
+        if (judge_.checking() &&
+            !judge_.take_output(case_, case_seed_, false, std::max(values.size(), want.size()),
+                                0, &taken, &none, &second))
+            fail_judge();
+        const std::vector<T>& got = judge_.checking() ? taken : values;
         size_t n = std::min(got.size(), want.size());
         Compare c = compare_host(got.data(), want.data(), n, tol);
         if (got.size() != want.size()) {
@@ -169,6 +217,8 @@ public:
         }
         if (!c.pass() && c.note.empty())
             c.note = note;
+        if (judge_.working())
+            judge_.give_output<T>(case_, case_seed_, false, got, got.size(), 0, nullptr);
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }
@@ -180,6 +230,12 @@ public:
             return;
         result_.work = w;
         progress(fmt("timing %s", case_.c_str()));
+        if (judge_.checking()) {
+            if (!judge_.take_timing(&result_.timing, &result_.calls))
+                fail_judge();
+            result_.has_timing = true;
+            return;
+        }
         auto counted = [&] {
             result_.calls++;
             fn();
@@ -189,18 +245,36 @@ public:
         else
             time_gpu(counted);
         result_.has_timing = true;
+        if (judge_.working())
+            judge_.give_timing(result_.timing, result_.calls);
     }
 
+    /* Writes the result (a worker sends its end instead) and returns the
+     * exit code for main to return. */
     int finish()
     {
+        long long calls = 0;
+        if (judge_.working())
+            judge_.give_finish(result_.calls);
+        if (judge_.checking() && !judge_.take_finish(&calls))
+            fail_judge();
+        if (judge_.checking())
+            result_.calls = calls;
         emit();
         return exit_code(result_status(result_));
     }
 
-    /* Writes a runtime_error result and exits 2. */
+    /* Writes a runtime_error result and exits 2; a worker sends the error
+     * to the checker instead. */
     [[noreturn]] void die(const std::string& name, const std::string& message,
                           const std::string& at)
     {
+        if (judge_.working()) {
+            judge_.give_error(name, message, at);
+            fflush(stdout);
+            fflush(stderr);
+            exit(2);
+        }
         result_.has_error = true;
         result_.error.name = name;
         result_.error.message = message;
@@ -213,28 +287,44 @@ public:
 
 private:
     /* Elements whose right answer is the canary itself pass whether or
-     * not solve wrote them.  When there are any, and `got` is an output
-     * that the case's last solve call wrote, solve runs once more over an
-     * output refilled with the second canary: an element still holding it
-     * was never written. */
+     * not solve wrote them: their indices. */
     template <class T>
-    void recheck_unwritten(const DeviceArray<T>& got, const std::vector<T>& h,
-                           const std::vector<T>& want, size_t n, Compare& c)
+    static std::vector<size_t> canary_answers(const std::vector<T>& h,
+                                              const std::vector<T>& want, size_t n)
     {
         std::vector<size_t> unsure;
         for (size_t i = 0; i < n; i++)
             if (is_canary(h[i]) && is_canary(want[i]))
                 unsure.push_back(i);
-        if (unsure.empty() || !last_solve_ || !got.fresh() ||
-            got.serial() > last_solve_serial_)
-            return;
-        const unsigned char second = second_canary_byte<T>();
-        got.refill(second);
+        return unsure;
+    }
+
+    /* When there are such elements and `got` is an output that the case's
+     * last solve call wrote, solve runs once more over an output refilled
+     * with the second canary: an element still holding it was never
+     * written. */
+    template <class T>
+    bool recheck_due(const DeviceArray<T>& got, const std::vector<size_t>& unsure) const
+    {
+        return !unsure.empty() && last_solve_ && got.fresh() &&
+               got.serial() <= last_solve_serial_;
+    }
+
+    template <class T> std::vector<T> rerun_over_second_canary(const DeviceArray<T>& got)
+    {
+        got.refill(second_canary_byte<T>());
         std::function<void()> again = last_solve_;
         call(again, "solve");
-        std::vector<T> h2 = got.download();
+        return got.download();
+    }
+
+    template <class T>
+    static void count_unwritten(const std::vector<size_t>& unsure, const std::vector<T>& h,
+                                const std::vector<T>& h2, const std::vector<T>& want,
+                                Compare& c)
+    {
         for (size_t i : unsure) {
-            if (!is_fill(h2[i], second))
+            if (i >= h2.size() || !is_fill(h2[i], second_canary_byte<T>()))
                 continue;
             c.unwritten++;
             if (c.bad++ != 0)
@@ -245,6 +335,14 @@ private:
                      "harness fills outputs with, so solve ran again over a "
                      "different canary, which this element still held";
         }
+    }
+
+    /* Ends the checker with what went wrong with the worker's stream (or
+     * the worker's own runtime error). */
+    [[noreturn]] void fail_judge()
+    {
+        const Problem& p = judge_.problem();
+        die(p.name, p.message, p.where);
     }
 
     Options opt_;
@@ -258,6 +356,7 @@ private:
     cudaEvent_t ev_[2] = {nullptr, nullptr};
     bool emitted_ = false;
     int devices_ = 1;
+    Judge judge_;
 
     /* Where the run is, for the runner's progress line: one line in the
      * file CUDALAB_PROGRESS names, replaced at each step.  Best effort. */
@@ -274,7 +373,7 @@ private:
 
     void emit()
     {
-        if (emitted_)
+        if (emitted_ || judge_.working())
             return;
         emitted_ = true;
         write_result(result_json(result_));
@@ -464,6 +563,7 @@ inline void check_cuda(cudaError_t e, const char* what)
             cudaGetErrorName(e));
     exit(2);
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

@@ -7,6 +7,7 @@
 #include "text.h"
 
 namespace lab {
+namespace {
 
 /* ----------------------------------------------------------------- JSON */
 
@@ -154,6 +155,7 @@ private:
         out_ += '"';
     }
 };
+} /* namespace */
 } /* namespace lab */
 
 #endif

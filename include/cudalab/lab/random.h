@@ -7,6 +7,7 @@
 #include "elem.h"
 
 namespace lab {
+namespace {
 
 /* ---------------------------------------------------------- random input */
 
@@ -60,6 +61,7 @@ private:
             p[i] = Elem<T>::from_double(lo + (hi - lo) * unit());
     }
 };
+} /* namespace */
 } /* namespace lab */
 
 #endif

@@ -9,6 +9,7 @@
 #include "timing.h"
 
 namespace lab {
+namespace {
 
 /* --------------------------------------------------------------- result */
 
@@ -238,58 +239,12 @@ inline void json_timing(Json& j, const Result& r)
     j.end_object();
 }
 
-/* The result's key (empty when the runner gave none).  The runner puts a
- * fresh random key in a pipe named by CUDALAB_RESULT_KEY_FD; the harness
- * takes it in a constructor that runs ahead of ordinary static
- * initialisation, closes the pipe and removes the variable, so that the
- * learner's code, which runs later in the same process, finds neither.  A
- * result written by anything but the harness then lacks the key, and the
- * runner does not take it. */
-inline std::string& result_key()
-{
-    static std::string key;
-    return key;
-}
-
-inline void read_result_key()
-{
-    static bool done = false;
-    const char* env = getenv("CUDALAB_RESULT_KEY_FD");
-    if (done || !env)
-        return;
-    done = true;
-    char* end = nullptr;
-    long fd = strtol(env, &end, 10);
-    if (*end == '\0' && fd >= 0 && fd < 1 << 20) {
-        char buf[80];
-        size_t got = 0;
-        for (;;) {
-            ssize_t n = read((int)fd, buf + got, sizeof buf - 1 - got);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0 || (got += (size_t)n) >= sizeof buf - 1)
-                break;
-        }
-        close((int)fd);
-        buf[got] = '\0';
-        result_key().assign(buf, strcspn(buf, "\n"));
-    }
-    unsetenv("CUDALAB_RESULT_KEY_FD");
-}
-
-__attribute__((constructor(101))) static void read_result_key_early()
-{
-    read_result_key();
-}
-
 /* The whole result object, in the key order documented at the top. */
 inline std::string result_json(const Result& r)
 {
     Json j;
     j.begin_object();
     j.key("schema").integer(1);
-    if (!result_key().empty())
-        j.key("key").str(result_key());
     j.key("exercise").str(r.exercise);
     j.key("status").str(status_name(result_status(r)));
     j.key("backend").str(r.simt ? "simt" : "gpu");
@@ -397,6 +352,7 @@ inline bool parse_args(int argc, char** argv, Options* o, std::string* err)
     }
     return true;
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

@@ -6,6 +6,7 @@
 #include "base.h"
 
 namespace lab {
+namespace {
 
 /* ------------------------------------------------------------------ text */
 
@@ -46,6 +47,7 @@ inline std::string number_text(double v, int digits = 0)
         s = fmt("%.17g", v);
     return s;
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

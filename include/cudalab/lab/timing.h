@@ -7,6 +7,7 @@
 #include "text.h"
 
 namespace lab {
+namespace {
 
 /* --------------------------------------------------------------- timing */
 
@@ -148,6 +149,7 @@ inline double peak_gbps(long long mem_clock_khz, long long bus_bits)
         return 0;
     return 2.0 * (double)mem_clock_khz * 1e3 * (double)bus_bits / 8.0 / 1e9;
 }
+} /* namespace */
 } /* namespace lab */
 
 #endif

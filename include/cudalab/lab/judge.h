@@ -1,0 +1,501 @@
+/* Part of cudalab/lab.h, the one header exercises include: the judge: the
+ * role this process has in a check, and the channel through which the
+ * outputs of the learner's code reach the process that compares them.
+ *
+ * A harness program runs in one of three roles:
+ *   alone    (CUDALAB_JUDGE unset) it compares in this process and writes
+ *            the result itself: a harness run by hand, or by the tests;
+ *   worker   (CUDALAB_JUDGE="worker FD") it runs the learner's code, and
+ *            sends the raw bytes of every output it compares, its timing
+ *            and how it ended over FD; it writes no result;
+ *   checker  (CUDALAB_JUDGE="checker FD") it is the same harness linked
+ *            without the learner's code: it makes the same inputs and
+ *            expected outputs, never calls the learner's functions, takes
+ *            the worker's outputs from FD in place of its own, compares
+ *            them, and alone writes the result.
+ * cudalab starts a checker and a worker for each run and connects them, so
+ * the verdict is computed in a process the learner's code never runs in.
+ *
+ * The channel carries frames: magic, kind, sequence number and length,
+ * then the payload, each field in the machine's own byte order (both ends
+ * run on one machine).  The checker knows what it must receive next (its
+ * own harness runs the same steps) and refuses anything else: a frame of
+ * another kind, case, type or size, one too many, or none.  Message
+ * payloads:
+ *   hello    protocol, exercise, mode, seed
+ *   output   case, seed, where (1 a device array, 0 host values), element
+ *            code and size, count, guard, the count + guard elements, then
+ *            whether a second download follows (the canary recheck of
+ *            Lab::expect) and its count + guard elements
+ *   timing   samples, median, min, mean, stdev, noise, L2 flushed,
+ *            batched, emulated, calls
+ *   error    name, message, where (the worker ended with a runtime error)
+ *   finish   calls of solve (the harness ran to its end) */
+#ifndef CUDALAB_LAB_JUDGE_H
+#define CUDALAB_LAB_JUDGE_H
+
+#include "base.h"
+#include "elem.h"
+#include "result.h"
+
+#include <sys/socket.h>
+#include <fcntl.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
+namespace lab {
+namespace {
+
+/* ---------------------------------------------------------------- judge */
+
+enum class Role { alone, worker, checker };
+
+enum class Msg : uint32_t { hello = 1, output = 2, timing = 3, error = 4, finish = 5 };
+
+const uint32_t kFrameMagic = 0x4a42414c; /* "LABJ" */
+const uint32_t kJudgeProtocol = 1;
+const size_t kTextMax = 64 * 1024; /* any string a message carries */
+
+/* A payload built field by field. */
+class Pack {
+public:
+    Pack& u32(uint32_t v) { return raw(&v, sizeof v); }
+    Pack& u64(uint64_t v) { return raw(&v, sizeof v); }
+    Pack& f64(double v) { return raw(&v, sizeof v); }
+    Pack& str(const std::string& s)
+    {
+        size_t n = std::min(s.size(), kTextMax);
+        u32((uint32_t)n);
+        return raw(s.data(), n);
+    }
+    Pack& raw(const void* p, size_t n)
+    {
+        if (n)
+            bytes_.append((const char*)p, n);
+        return *this;
+    }
+    const std::string& bytes() const { return bytes_; }
+
+private:
+    std::string bytes_;
+};
+
+/* A payload read back field by field; reading past its end marks it bad
+ * and gives zeros. */
+class Unpack {
+public:
+    explicit Unpack(const std::string& b) : b_(b) {}
+    uint32_t u32()
+    {
+        uint32_t v = 0;
+        raw(&v, sizeof v);
+        return v;
+    }
+    uint64_t u64()
+    {
+        uint64_t v = 0;
+        raw(&v, sizeof v);
+        return v;
+    }
+    double f64()
+    {
+        double v = 0;
+        raw(&v, sizeof v);
+        return v;
+    }
+    std::string str()
+    {
+        uint32_t n = u32();
+        if (n > kTextMax || n > b_.size() - pos_) {
+            bad_ = true;
+            return std::string();
+        }
+        std::string s = b_.substr(pos_, n);
+        pos_ += n;
+        return s;
+    }
+    bool raw(void* p, size_t n)
+    {
+        if (n == 0)
+            return !bad_;
+        if (bad_ || n > b_.size() - pos_) {
+            bad_ = true;
+            memset(p, 0, n);
+            return false;
+        }
+        memcpy(p, b_.data() + pos_, n);
+        pos_ += n;
+        return true;
+    }
+    bool bad() const { return bad_; }
+    /* Everything read, nothing left over. */
+    bool done() const { return !bad_ && pos_ == b_.size(); }
+
+private:
+    const std::string& b_;
+    size_t pos_ = 0;
+    bool bad_ = false;
+};
+
+/* The code of an element type in an output message: kind, size and sign
+ * (integers) or digits (floating types), so a half and a bfloat16 differ. */
+template <class T> inline uint32_t elem_code()
+{
+    uint32_t detail = Elem<T>::is_int() ? (std::numeric_limits<T>::is_signed ? 1u : 0u)
+                                        : (uint32_t)Elem<T>::digits();
+    return (Elem<T>::is_int() ? 1u : 2u) << 16 | (uint32_t)sizeof(T) << 8 | detail;
+}
+
+/* One end of the channel: a stream socket, so that a write to a checker
+ * that is gone fails instead of raising SIGPIPE. */
+class Channel {
+public:
+    void attach(int fd) { fd_ = fd; }
+    bool attached() const { return fd_ >= 0; }
+    const std::string& why() const { return why_; }
+
+    /* Sends one frame; false (with why()) when the other end is gone. */
+    bool send(Msg kind, const std::string& payload)
+    {
+        uint32_t head32[2] = {kFrameMagic, (uint32_t)kind};
+        uint64_t head64[2] = {seq_++, (uint64_t)payload.size()};
+        return put(head32, sizeof head32) && put(head64, sizeof head64) &&
+               put(payload.data(), payload.size());
+    }
+
+    /* Takes the next frame into *kind and *payload.  False, with why(), at
+     * the end of the stream (*ended set) or on a frame that is malformed,
+     * out of sequence or longer than max (read no further). */
+    bool receive(Msg* kind, std::string* payload, size_t max, bool* ended)
+    {
+        uint32_t head32[2];
+        uint64_t head64[2];
+        *ended = false;
+        if (!get(head32, sizeof head32, ended))
+            return false;
+        if (!get(head64, sizeof head64, ended)) {
+            *ended = false;
+            return fail("a message that breaks off");
+        }
+        if (head32[0] != kFrameMagic || head64[0] != seq_)
+            return fail("bytes that are not the harness's messages");
+        seq_++;
+        if (head64[1] > max)
+            return fail(fmt("a message of %llu bytes where at most %zu were due",
+                            (unsigned long long)head64[1], max));
+        payload->resize((size_t)head64[1]);
+        if (!get(&(*payload)[0], payload->size(), ended)) {
+            *ended = false;
+            return fail("a message that breaks off");
+        }
+        *kind = (Msg)head32[1];
+        return true;
+    }
+
+    /* True when the stream ends here; false (with why()) when more comes. */
+    bool at_end()
+    {
+        char c;
+        bool ended = false;
+        if (get(&c, 1, &ended))
+            return fail("more than its harness sends");
+        return ended;
+    }
+
+private:
+    int fd_ = -1;
+    uint64_t seq_ = 0;
+    std::string why_;
+
+    bool fail(const std::string& why)
+    {
+        why_ = why;
+        return false;
+    }
+    bool put(const void* p, size_t n)
+    {
+        const char* b = (const char*)p;
+        while (n > 0) {
+            ssize_t k = ::send(fd_, b, n, MSG_NOSIGNAL);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                return fail(fmt("the checker stopped reading (%s)", strerror(errno)));
+            b += k;
+            n -= (size_t)k;
+        }
+        return true;
+    }
+    /* Reads exactly n bytes; at end of stream before the first one, sets
+     * *ended (and why()). */
+    bool get(void* p, size_t n, bool* ended)
+    {
+        char* b = (char*)p;
+        size_t got = 0;
+        while (got < n) {
+            ssize_t k = read(fd_, b + got, n - got);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0)
+                return fail(fmt("reading the program's outputs: %s", strerror(errno)));
+            if (k == 0) {
+                *ended = got == 0;
+                return fail("the program ended before its harness finished");
+            }
+            got += (size_t)k;
+        }
+        return true;
+    }
+};
+
+/* This process's role, from CUDALAB_JUDGE ("worker FD" or "checker FD"),
+ * read once; *fd gets the channel.  The variable is removed, and the
+ * worker's end is closed on exec, so programs the learner's code starts
+ * inherit neither.  A checker makes itself undumpable: a process of the
+ * same user then cannot read or write its memory or descriptors. */
+inline Role judge_role(int* fd)
+{
+    static Role role = Role::alone;
+    static int chan = -1;
+    static bool done = false;
+    if (!done) {
+        done = true;
+        const char* env = getenv("CUDALAB_JUDGE");
+        char word[16] = "";
+        int n = -1;
+        if (env && sscanf(env, "%15s %d", word, &n) == 2 && n >= 0 &&
+            fcntl(n, F_GETFD) >= 0) {
+            if (strcmp(word, "worker") == 0)
+                role = Role::worker;
+            else if (strcmp(word, "checker") == 0)
+                role = Role::checker;
+        }
+        if (role != Role::alone) {
+            chan = n;
+            fcntl(n, F_SETFD, FD_CLOEXEC);
+        }
+#if defined(__linux__)
+        if (role == Role::checker)
+            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+        unsetenv("CUDALAB_JUDGE");
+    }
+    *fd = chan;
+    return role;
+}
+
+/* What went wrong with the worker's stream, or the worker's own runtime
+ * error as it sent it: the checker ends with it as its runtime error. */
+struct Problem {
+    std::string name, message, where;
+};
+
+/* The judge's side of a harness run: in a worker, what goes to the
+ * checker; in a checker, the worker's outputs taken in place of its own.
+ * A take_* that returns false has set problem(). */
+class Judge {
+public:
+    Judge()
+    {
+        int fd = -1;
+        role_ = judge_role(&fd);
+        chan_.attach(fd);
+    }
+    bool working() const { return role_ == Role::worker; }
+    bool checking() const { return role_ == Role::checker; }
+    const Problem& problem() const { return problem_; }
+
+    void give_hello(const std::string& exercise, Mode mode, uint64_t seed)
+    {
+        Pack p;
+        p.u32(kJudgeProtocol).str(exercise).u32((uint32_t)mode).u64(seed);
+        give(Msg::hello, p);
+    }
+    bool take_hello(const std::string& exercise, Mode mode, uint64_t seed)
+    {
+        std::string b;
+        if (!take(Msg::hello, &b, 256 + kTextMax))
+            return false;
+        Unpack u(b);
+        uint32_t proto = u.u32();
+        std::string ex = u.str();
+        uint32_t m = u.u32();
+        uint64_t s = u.u64();
+        if (!u.done() || proto != kJudgeProtocol || ex != exercise || m != (uint32_t)mode ||
+            s != seed)
+            return diverged("a start that is not this harness's (another exercise, mode "
+                            "or seed)");
+        return true;
+    }
+
+    /* got: the count + guard elements as the worker read them; second:
+     * the same after solve ran again over the second canary, or null. */
+    template <class T>
+    void give_output(const std::string& case_name, uint64_t seed, bool device,
+                     const std::vector<T>& got, size_t count, size_t guard,
+                     const std::vector<T>* second)
+    {
+        Pack p;
+        p.str(case_name).u64(seed).u32(device ? 1 : 0).u32(elem_code<T>());
+        p.u32((uint32_t)sizeof(T)).u64(count).u64(guard);
+        p.raw(got.data(), (count + guard) * sizeof(T));
+        p.u32(second ? 1 : 0);
+        if (second)
+            p.raw(second->data(), (count + guard) * sizeof(T));
+        give(Msg::output, p);
+    }
+
+    /* The worker's output in place of the checker's own: a device array
+     * of exactly count + guard elements, or (guard 0, device false) at
+     * most `count` host values, whose number *got's size then says. */
+    template <class T>
+    bool take_output(const std::string& case_name, uint64_t seed, bool device, size_t count,
+                     size_t guard, std::vector<T>* got, std::vector<T>* second,
+                     bool* has_second)
+    {
+        std::string b;
+        size_t most = 2 * (count + guard) * sizeof(T) + 128 + case_name.size();
+        if (!take(Msg::output, &b, most))
+            return false;
+        Unpack u(b);
+        std::string name = u.str();
+        uint64_t s = u.u64();
+        uint32_t dev = u.u32(), code = u.u32(), size = u.u32();
+        uint64_t n = u.u64(), g = u.u64();
+        if (u.bad() || name != case_name || s != seed || dev != (device ? 1u : 0u))
+            return diverged(fmt("an output of another step than the harness's next "
+                                "(case %s, seed %llu)", case_name.c_str(),
+                                (unsigned long long)seed));
+        if (code != elem_code<T>() || size != sizeof(T) || g != guard ||
+            (device ? n != count : n > count))
+            return diverged(fmt("an output of another type or size than the harness "
+                                "compares in case %s", case_name.c_str()));
+        got->resize((size_t)(n + g));
+        u.raw(got->data(), got->size() * sizeof(T));
+        *has_second = u.u32() == 1;
+        if (*has_second) {
+            second->resize(got->size());
+            u.raw(second->data(), second->size() * sizeof(T));
+        }
+        if (!u.done())
+            return diverged("an output message of the wrong length");
+        return true;
+    }
+
+    void give_timing(const Timing& t, long long calls)
+    {
+        Pack p;
+        p.u64(t.stats.n).f64(t.stats.median).f64(t.stats.min).f64(t.stats.mean);
+        p.f64(t.stats.stdev).f64(t.stats.noise_pct);
+        p.u32(t.l2_flushed).u32((uint32_t)t.batched).u32(t.emulated).u64((uint64_t)calls);
+        give(Msg::timing, p);
+    }
+    /* The worker's timing, as measured in the worker: numbers in range,
+     * nothing more is checked (times are the learner's process's word). */
+    bool take_timing(Timing* t, long long* calls)
+    {
+        std::string b;
+        if (!take(Msg::timing, &b, 128))
+            return false;
+        Unpack u(b);
+        Stats& s = t->stats;
+        s.n = (size_t)u.u64();
+        double* v[] = {&s.median, &s.min, &s.mean, &s.stdev, &s.noise_pct};
+        bool ok = s.n >= 1 && s.n <= 1000000;
+        for (double* x : v) {
+            *x = u.f64();
+            ok = ok && std::isfinite(*x) && *x >= 0;
+        }
+        t->l2_flushed = u.u32() != 0;
+        t->batched = (int)u.u32();
+        t->emulated = u.u32() != 0;
+        *calls = (long long)u.u64();
+        if (!u.done() || !ok || t->batched < 1 || t->batched > 1000000 || *calls < 0)
+            return diverged("a timing that is out of range");
+        return true;
+    }
+
+    void give_error(const std::string& name, const std::string& message,
+                    const std::string& where)
+    {
+        Pack p;
+        p.str(name).str(message).str(where);
+        give(Msg::error, p);
+    }
+
+    void give_finish(long long calls)
+    {
+        Pack p;
+        p.u64((uint64_t)calls);
+        give(Msg::finish, p);
+    }
+    /* The end of the worker's harness, then the end of its stream. */
+    bool take_finish(long long* calls)
+    {
+        std::string b;
+        if (!take(Msg::finish, &b, 8))
+            return false;
+        Unpack u(b);
+        *calls = (long long)u.u64();
+        if (!u.done())
+            return diverged("a finish message of the wrong length");
+        if (!chan_.at_end())
+            return diverged(chan_.why());
+        return true;
+    }
+
+private:
+    Role role_ = Role::alone;
+    Channel chan_;
+    Problem problem_;
+
+    void give(Msg kind, const Pack& p)
+    {
+        if (chan_.send(kind, p.bytes()))
+            return;
+        /* No one is listening: there is no one to report to either. */
+        fprintf(stderr, "lab: %s\n", chan_.why().c_str());
+        fflush(stderr);
+        _exit(2);
+    }
+
+    bool diverged(const std::string& what)
+    {
+        problem_.name = "judge";
+        problem_.message = "the program sent " + what + ", not what its harness sends";
+        problem_.where = "the checker";
+        return false;
+    }
+
+    /* The next frame, which must be of kind want (an error frame is the
+     * worker's runtime error, taken as the problem). */
+    bool take(Msg want, std::string* b, size_t max)
+    {
+        Msg kind;
+        bool ended = false;
+        if (!chan_.receive(&kind, b, std::max(max, (size_t)(3 * (kTextMax + 4))), &ended)) {
+            problem_.name = ended ? "ended_early" : "judge";
+            problem_.message = ended ? chan_.why() : "the program sent " + chan_.why();
+            problem_.where = "the checker";
+            return false;
+        }
+        if (kind == Msg::error) {
+            Unpack u(*b);
+            problem_.name = u.str();
+            problem_.message = u.str();
+            problem_.where = u.str();
+            if (!u.done())
+                return diverged("an error message of the wrong length");
+            return false;
+        }
+        if (kind != want || b->size() > max)
+            return diverged(kind == Msg::finish ? "the end of its harness too early"
+                                                : "a message out of turn");
+        return true;
+    }
+};
+} /* namespace */
+} /* namespace lab */
+
+#endif
