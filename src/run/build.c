@@ -1,8 +1,15 @@
 /* build.c — compiling an exercise program through a cache: the program
  * lives in cache/<key>/prog, where key hashes everything the build reads,
  * so an unchanged check never runs nvcc.  Builds happen in a temporary
- * directory renamed into place, so a cache entry is always complete. */
-#include "internal.h"
+ * directory renamed into place, so a cache entry is always complete, and
+ * an entry is used only while it is what was built (a digest beside it).
+ *
+ * The harness is compiled once per exercise with hidden visibility (and
+ * lab.h gives its own names internal linkage), the learner's file on its
+ * own, without the exercise's folder on its include path; an object of
+ * the learner's that defines anything in namespace lab is refused, and
+ * the two objects are then linked. */
+#include "build.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,113 +23,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "cudalab/util.h"
 
 /* Bumped when the way programs are built changes in a way the flags
  * alone do not show. */
-#define BUILD_RECIPE "cudalab-build-1"
+#define BUILD_RECIPE "cudalab-build-2"
 #define CACHE_KEEP 64
 #define COMPILE_TIMEOUT_S 300.0
 #define LOG_CAP (1u << 20)
 
-void run_phase(const struct run_request *req, const char *phase)
-{
-	if (req && req->progress)
-		req->progress(req->progress_ctx, phase);
-}
 
-void run_remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char *p;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		p = path_join(dir, e->d_name);
-		unlink(p);
-		free(p);
-	}
-	closedir(d);
-	rmdir(dir);
-}
 
-char *run_read_text(const char *path, size_t *len)
-{
-	size_t n = 0;
-	char *text = read_file(path, &n);
 
-	if (text && n == 0) {
-		free(text);
-		text = xstrdup("");
-	}
-	if (len)
-		*len = n;
-	return text;
-}
-
-static int has_lab_h(const char *dir)
-{
-	char *p = path_join(dir, "cudalab/lab.h");
-	int ok = access(p, R_OK) == 0;
-
-	free(p);
-	return ok;
-}
-
-/* The source tree this binary was built in, when it runs from there. */
-static char *exe_tree_include(void)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-
-	if (n <= 0)
-		return NULL;
-	exe[n] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *slash = strrchr(exe, '/'), *inc;
-
-		if (!slash || slash == exe)
-			return NULL;
-		*slash = '\0';
-		inc = path_join(exe, "include");
-		if (has_lab_h(inc))
-			return inc;
-		free(inc);
-	}
-	return NULL;
-}
-
-/* content/include (the source tree), content/../include, the tree the
- * binary runs from, then the installed prefix (DATADIR is
- * PREFIX/share/cudalab). */
-char *run_find_include(const char *content)
-{
-	char *cand[2] = { path_join(content, "include"), path_join(content, "../include") };
-	char *found = NULL;
-
-	for (int i = 0; i < 2; i++) {
-		if (!found && has_lab_h(cand[i]))
-			found = cand[i];
-		else
-			free(cand[i]);
-	}
-	if (!found)
-		found = exe_tree_include();
-	if (!found) {
-		char *inst = path_join(CUDALAB_DATADIR, "../../include");
-
-		if (has_lab_h(inst))
-			found = inst;
-		else
-			free(inst);
-	}
-	return found;
-}
 
 struct hasher {
 	uint64_t h;
@@ -144,41 +59,17 @@ static void hash_str(struct hasher *k, const char *tag, const char *s)
 	hash_part(k, tag, s ? s : "", s ? strlen(s) : 0);
 }
 
-static int is_header(const char *name)
-{
-	return str_ends(name, ".h") || str_ends(name, ".cuh") || str_ends(name, ".hpp");
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Headers beside the sources can be included by them; their bytes count. */
-char **run_lab_files(const char *include)
+static int is_header(const char *name)
 {
-	char *dir = path_join(include, "cudalab/lab");
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-
-	xgrow((void **)&names, &cap, 1, sizeof *names);
-	names[n++] = xstrdup("cudalab/lab.h");
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' || !str_ends(e->d_name, ".h"))
-			continue;
-		xgrow((void **)&names, &cap, n + 1, sizeof *names);
-		names[n++] = xasprintf("cudalab/lab/%s", e->d_name);
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	qsort(names + 1, n - 1, sizeof *names, cmp_str);
-	xgrow((void **)&names, &cap, n + 1, sizeof *names);
-	names[n] = NULL;
-	return names;
+	return str_ends(name, ".h") || str_ends(name, ".cuh") || str_ends(name, ".hpp");
 }
+
+
 
 /* Hashes the file dir/name: its name under name_tag, then its text (empty
  * when it cannot be read) under text_tag. */
@@ -220,6 +111,15 @@ static void hash_headers(struct hasher *k, const char *dir)
 	free(names);
 }
 
+/* Appends text to the build's log. */
+static void add_log(struct run_build *b, const char *text)
+{
+	char *log = xasprintf("%s%s", b->log ? b->log : "", text ? text : "");
+
+	free(b->log);
+	b->log = log;
+}
+
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -229,34 +129,44 @@ static char *dir_of(const char *path)
 	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
-/* One nvcc run in a build directory: a source copied there, compiled to
- * an object (-c) or, with a prebuilt object, linked into the program. */
+/* One nvcc run in a build directory: the harness compiled to an object,
+ * the learner's file compiled to one, or the two linked into the
+ * program. */
+enum step_kind { STEP_HARNESS, STEP_LEARNER, STEP_LINK };
 struct step {
-	const char *copy;   /* the copy's name in the build directory */
-	const char *real;   /* the file it stands for */
+	enum step_kind kind;
+	const char *copy;       /* compile steps: the source's copy in the build directory */
+	const char *real;       /* the file it stands for */
 	const char *text;
 	size_t len;
-	const char *object; /* linked in when not NULL */
-	const char *output; /* "harness.o" or "prog" */
+	const char *objects[2]; /* the link step's: the harness's and the learner's */
+	const char *output;     /* "harness.o", "kernel.o" or "prog" */
 };
 
+/* Include paths: the harness library's folder, then for the harness its
+ * exercise's folder, for the learner's file its own folder, never the
+ * exercise's (whose solution.cu is no file of the learner's to include). */
 static char **build_argv(const struct run_build *b, const struct step *st, const char *dir)
 {
-	char *src_dir = dir_of(st->real);
-	char *copy = path_join(dir, st->copy), *out = path_join(dir, st->output);
-	const char *inc[3], *srcs[2];
+	char *src_dir = st->real ? dir_of(st->real) : xstrdup("");
+	char *copy = st->copy ? path_join(dir, st->copy) : NULL, *out = path_join(dir, st->output);
+	const char *inc[2], *srcs[2];
 	size_t n_inc = 0, n_src = 0;
 	struct run_nvcc n;
 	char **argv;
 
-	if (b->include)
+	if (st->kind != STEP_LINK && b->include)
 		inc[n_inc++] = b->include;
-	inc[n_inc++] = b->ex_dir;
-	if (strcmp(src_dir, b->ex_dir) != 0)
+	if (st->kind == STEP_HARNESS)
+		inc[n_inc++] = b->ex_dir;
+	else if (st->kind == STEP_LEARNER && strcmp(src_dir, b->ex_dir) != 0)
 		inc[n_inc++] = src_dir; /* the copy is elsewhere: keep "" includes working */
-	if (st->object)
-		srcs[n_src++] = st->object;
-	srcs[n_src++] = copy;
+	if (st->kind == STEP_LINK) {
+		srcs[n_src++] = st->objects[0];
+		srcs[n_src++] = st->objects[1];
+	} else {
+		srcs[n_src++] = copy;
+	}
 	memset(&n, 0, sizeof n);
 	n.nvcc = b->probe->nvcc;
 	n.backend = b->backend;
@@ -269,7 +179,8 @@ static char **build_argv(const struct run_build *b, const struct step *st, const
 	n.n_sources = n_src;
 	n.output = out;
 	n.optimize = 1;
-	n.compile_only = !st->object;
+	n.compile_only = st->kind != STEP_LINK;
+	n.hidden = st->kind == STEP_HARNESS;
 	argv = run_nvcc_argv(&n);
 	free(copy);
 	free(out);
@@ -295,10 +206,8 @@ static int read_sources(struct run_build *b, struct sources *s)
 		b->error = xasprintf("cannot read %s: %s", b->harness, strerror(errno));
 		return -1;
 	}
-	if (!(s->learner = run_read_text(b->source, &s->learner_len))) {
-		b->error = xasprintf("cannot read %s: %s", b->source, strerror(errno));
+	if (!(s->learner = run_read_source(b->source, &s->learner_len, &b->error)))
 		return -1;
-	}
 	return 0;
 }
 
@@ -344,15 +253,16 @@ static uint64_t harness_key(const struct run_build *b, const struct sources *s,
 	return k.h;
 }
 
-static uint64_t prog_key(const struct run_build *b, const struct sources *s, const struct step *st,
-			 uint64_t harness)
+static uint64_t prog_key(const struct run_build *b, const struct sources *s,
+			 const struct step *compile, const struct step *link, uint64_t harness)
 {
 	struct hasher k = { RUN_FNV_INIT };
 	char *dir = dir_of(b->source);
 	struct stat sb;
 
 	hash_part(&k, "harness-key", &harness, sizeof harness);
-	hash_common(&k, b, st);
+	hash_common(&k, b, compile);
+	hash_common(&k, b, link);
 	if (b->backend == BACKEND_SIMT && stat(b->probe->simt_lib, &sb) == 0) {
 		int64_t id[3] = { (int64_t)sb.st_size, (int64_t)sb.st_mtim.tv_sec,
 				  (int64_t)sb.st_mtim.tv_nsec };
@@ -369,7 +279,8 @@ static uint64_t prog_key(const struct run_build *b, const struct sources *s, con
 
 /* Writes a copy of a source whose diagnostics and line information name
  * the real file: a #line directive comes first, so line numbers are
- * unchanged. */
+ * unchanged.  The name is a C string there, any byte of it escaped that
+ * would end or break one (quotes, backslashes, newlines, controls). */
 static int write_copy(const char *dst, const char *real, const char *text, size_t len)
 {
 	FILE *f = fopen(dst, "w");
@@ -378,10 +289,13 @@ static int write_copy(const char *dst, const char *real, const char *text, size_
 	if (!f)
 		return -1;
 	fputs("#line 1 \"", f);
-	for (const char *p = real; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)real; *p; p++) {
 		if (*p == '"' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
 	}
 	fputs("\"\n", f);
 	fwrite(text, 1, len, f);
@@ -451,15 +365,107 @@ static void cache_prune(const char *cache)
 	free(v);
 }
 
-/* Runs nvcc for st in dir; sets b->log (paths rewritten) and b->failed.
- * Returns -1 when nvcc could not be started. */
+/* --- verified entries ------------------------------------------------------
+ * Each entry keeps, beside what it built, a file "digest": the FNV-1a 64
+ * of the artifact's bytes, and its size, inode and change time.  An entry
+ * is used only when the artifact still matches: the same size, inode and
+ * change time (a write of any kind moves the change time), or else the
+ * same bytes.  A harness object or program changed after its build (by a
+ * program under check, where no sandbox stops it) is built again. */
+
+static uint64_t hash_fd(int fd, int *ok)
+{
+	char buf[1 << 16];
+	uint64_t h = RUN_FNV_INIT;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		h = run_fnv1a64(h, buf, (size_t)n);
+	*ok = n == 0;
+	return h;
+}
+
+/* "HASH SIZE INODE CTIME_SEC CTIME_NSEC" of the file at path. */
+static char *digest_of(const char *path, int with_hash)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 1;
+	struct stat sb;
+	uint64_t h = 0;
+	char hex[17];
+	char *d = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+		if (with_hash)
+			h = hash_fd(fd, &ok);
+		run_hash_hex(h, hex);
+		if (ok)
+			d = xasprintf("%s %lld %llu %lld %ld", hex, (long long)sb.st_size,
+				      (unsigned long long)sb.st_ino, (long long)sb.st_ctim.tv_sec,
+				      (long)sb.st_ctim.tv_nsec);
+	}
+	close(fd);
+	return d;
+}
+
+static int write_digest(const char *dir, const char *artifact)
+{
+	char *path = path_join(dir, artifact), *dpath = path_join(dir, "digest");
+	char *d = digest_of(path, 1);
+	int rc = d ? write_text(dpath, d) : -1;
+
+	free(d);
+	free(path);
+	free(dpath);
+	return rc;
+}
+
+/* Whether dir/artifact is there and is what was built. */
+static int entry_good(const char *dir, const char *artifact)
+{
+	char *path = path_join(dir, artifact), *dpath = path_join(dir, "digest");
+	char *kept = run_read_text(dpath, NULL), *now = kept ? digest_of(path, 0) : NULL;
+	int good = 0;
+
+	/* the same file, untouched since: its bytes need no reading */
+	if (now && strlen(kept) > 17 && strcmp(kept + 17, now + 17) == 0) {
+		good = 1;
+	} else if (now) {
+		free(now);
+		now = digest_of(path, 1);
+		good = now && strncmp(kept, now, 16) == 0 &&
+		       strtoll(kept + 17, NULL, 10) == strtoll(now + 17, NULL, 10);
+	}
+	free(kept);
+	free(now);
+	free(path);
+	free(dpath);
+	return good;
+}
+
+/* An entry that exists but is not what was built: said once, and
+ * removed so that it is built again. */
+static void entry_drop(struct run_build *b, const char *dir, const char *what)
+{
+	free(b->note);
+	b->note = xasprintf("the cached %s in %s had changed since it was built: built again", what,
+			    dir);
+	run_remove_dir(dir);
+}
+
+/* --- building ---------------------------------------------------------------- */
+
+/* Runs nvcc for st in dir; adds to b->log (paths rewritten) and sets
+ * b->failed.  Returns -1 when nvcc could not be started. */
 static int compile(struct run_build *b, const struct step *st, const char *dir)
 {
 	char **argv = build_argv(b, st, dir);
-	char *copy = path_join(dir, st->copy);
-	const char *from[] = { copy, st->object ? st->object : "" };
-	const char *to[] = { st->real, b->harness };
+	char *copy = st->copy ? path_join(dir, st->copy) : xstrdup("");
+	const char *from[] = { copy, st->objects[0] ? st->objects[0] : "" };
+	const char *to[] = { st->real ? st->real : "", b->harness };
 	struct run_child c;
+	char *log;
 	int rc = 0;
 
 	memset(&c, 0, sizeof c);
@@ -468,25 +474,25 @@ static int compile(struct run_build *b, const struct step *st, const char *dir)
 	c.merge = 1;
 	c.timeout_s = COMPILE_TIMEOUT_S;
 	c.cancel = b->req ? b->req->cancel : NULL;
-	free(b->log);
-	b->log = NULL;
 	if (run_child_exec(&c) != 0) {
 		b->error = xasprintf("cannot run %s: %s", b->probe->nvcc, strerror(errno));
 		rc = -1;
 		goto done;
 	}
-	b->log = run_log_rewrite(c.out, from, to, 2);
+	log = run_log_rewrite(c.out, from, to, 2);
 	b->seconds += c.wall_s;
 	if (c.timed_out || c.cancelled) {
-		char *log = xasprintf("%snvcc %s after %.0f s\n", b->log,
-				      c.timed_out ? "timed out" : "was stopped", c.wall_s);
+		char *more = xasprintf("%snvcc %s after %.0f s\n", log,
+				       c.timed_out ? "timed out" : "was stopped", c.wall_s);
 
-		free(b->log);
-		b->log = log;
+		free(log);
+		log = more;
 		b->failed = 1;
 	} else {
 		b->failed = !WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0;
 	}
+	add_log(b, log);
+	free(log);
 done:
 	run_child_free(&c);
 	run_argv_free(argv);
@@ -494,43 +500,71 @@ done:
 	return rc;
 }
 
-/* Builds st in a fresh temporary directory renamed to final when nvcc
- * succeeds.  Returns 0 (b->failed says whether nvcc did) or -1. */
-static int build_step(struct run_build *b, const struct step *st, const char *final)
+/* A learner's object that defines anything in namespace lab is refused:
+ * one "cudalab:" line per name in the log (run_log_errors reads them). */
+static void refuse_lab_defs(struct run_build *b, const char *object)
+{
+	size_t len = 0;
+	char *data = read_file(object, &len);
+	char **defs = data ? run_object_lab_defs(data, len) : NULL;
+
+	for (size_t i = 0; defs && defs[i]; i++) {
+		char *line = xasprintf("cudalab: %s defines %s: the namespace lab is the harness's "
+				       "(lab.h), not the learner's to define; rename yours or move "
+				       "it out of lab\n", b->source, defs[i]);
+
+		add_log(b, line);
+		free(line);
+		b->failed = 1;
+	}
+	run_argv_free(defs);
+	free(data);
+}
+
+static char *temp_build_dir(struct run_build *b)
 {
 	char *tmp = xasprintf("%s/tmp-XXXXXX", b->cache);
-	char *copy = NULL, *log_path = NULL;
-	int rc = -1;
 
-	if (!mkdtemp(tmp)) {
-		b->error = xasprintf("cannot create a build directory in %s: %s", b->cache,
-				     strerror(errno));
-		free(tmp);
+	if (mkdtemp(tmp))
+		return tmp;
+	b->error = xasprintf("cannot create a build directory in %s: %s", b->cache, strerror(errno));
+	free(tmp);
+	return NULL;
+}
+
+/* Puts the finished build directory tmp in place as final, with the
+ * digest of its artifact and its log. */
+static int settle(struct run_build *b, const char *tmp, const char *artifact, const char *final)
+{
+	char *log_path = path_join(tmp, "compile.log");
+
+	write_text(log_path, b->log ? b->log : "");
+	free(log_path);
+	if (write_digest(tmp, artifact) != 0) {
+		b->error = xasprintf("cannot read back the build in %s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	copy = path_join(tmp, st->copy);
-	log_path = path_join(tmp, "compile.log");
-	if (write_copy(copy, st->real, st->text, st->len) != 0) {
-		b->error = xasprintf("cannot write the sources into %s: %s", tmp, strerror(errno));
-		goto done;
-	}
-	if (compile(b, st, tmp) != 0)
-		goto done;
-	rc = 0;
-	if (b->failed)
-		goto done;
-	unlink(copy);
-	write_text(log_path, b->log);
 	/* Another build of the same key may have won the race: it is as good. */
 	if (rename(tmp, final) != 0 && errno != EEXIST && errno != ENOTEMPTY) {
 		b->error = xasprintf("cannot move the build into %s: %s", final, strerror(errno));
-		rc = -1;
+		return -1;
 	}
-done:
-	run_remove_dir(tmp);
-	free(tmp);
+	return 0;
+}
+
+/* Copies st's source into tmp and compiles it there.  Returns 0 (with
+ * b->failed) or -1. */
+static int compile_copy(struct run_build *b, const struct step *st, const char *tmp)
+{
+	char *copy = path_join(tmp, st->copy);
+	int rc = -1;
+
+	if (write_copy(copy, st->real, st->text, st->len) != 0)
+		b->error = xasprintf("cannot write the sources into %s: %s", tmp, strerror(errno));
+	else
+		rc = compile(b, st, tmp);
+	unlink(copy);
 	free(copy);
-	free(log_path);
 	return rc;
 }
 
@@ -538,19 +572,63 @@ done:
  * with *obj set (b->failed when the harness does not compile), or -1. */
 static int harness_object(struct run_build *b, const struct step *st, uint64_t key, char **obj)
 {
-	char hex[17], *name, *dir;
-	int rc = 0;
+	char hex[17], *name, *dir, *tmp;
+	int rc = -1;
 
 	run_hash_hex(key, hex);
 	name = xasprintf("h-%s", hex);
 	dir = path_join(b->cache, name);
 	*obj = path_join(dir, st->output);
-	if (access(*obj, R_OK) == 0)
-		utimensat(AT_FDCWD, dir, NULL, 0); /* recently used: kept by the pruning */
-	else
-		rc = build_step(b, st, dir);
 	free(name);
+	if (access(dir, F_OK) == 0 && entry_good(dir, st->output)) {
+		utimensat(AT_FDCWD, dir, NULL, 0); /* recently used: kept by the pruning */
+		free(dir);
+		return 0;
+	}
+	if (access(dir, F_OK) == 0)
+		entry_drop(b, dir, "harness object");
+	if ((tmp = temp_build_dir(b))) {
+		rc = compile_copy(b, st, tmp);
+		if (rc == 0 && !b->failed)
+			rc = settle(b, tmp, st->output, dir);
+		run_remove_dir(tmp);
+		free(tmp);
+	}
 	free(dir);
+	return rc;
+}
+
+/* The program: the learner's file compiled, refused if it defines
+ * anything in lab, and linked with the harness object obj. */
+static int program(struct run_build *b, const struct step *ks, struct step *link, const char *obj,
+		   const char *final)
+{
+	char *tmp = temp_build_dir(b), *kobj;
+	int rc = -1;
+
+	if (!tmp)
+		return -1;
+	/* the log shown with a verdict is the learner's file's */
+	free(b->log);
+	b->log = NULL;
+	kobj = path_join(tmp, ks->output);
+	if (compile_copy(b, ks, tmp) != 0)
+		goto done;
+	rc = 0;
+	if (!b->failed)
+		refuse_lab_defs(b, kobj);
+	if (b->failed)
+		goto done;
+	link->objects[0] = obj;
+	link->objects[1] = kobj;
+	if ((rc = compile(b, link, tmp)) == 0 && !b->failed) {
+		unlink(kobj);
+		rc = settle(b, tmp, link->output, final);
+	}
+done:
+	run_remove_dir(tmp);
+	free(tmp);
+	free(kobj);
 	return rc;
 }
 
@@ -571,11 +649,11 @@ int run_build_exercise(struct run_build *b)
 {
 	struct sources s;
 	char hex[17], *final = NULL, *obj = NULL;
-	struct step hs, ks;
+	struct step hs, ks, ls;
 	uint64_t hkey;
 	int rc = -1;
 
-	b->prog = b->log = b->source_hash = b->error = NULL;
+	b->prog = b->log = b->source_hash = b->error = b->note = NULL;
 	b->cached = b->failed = 0;
 	b->seconds = 0;
 	if (mkdir_p(b->cache, 0700) != 0) {
@@ -586,23 +664,27 @@ int run_build_exercise(struct run_build *b)
 		goto done;
 	run_hash_hex(run_fnv1a64(RUN_FNV_INIT, s.learner, s.learner_len), hex);
 	b->source_hash = xstrdup(hex);
-	hs = (struct step){ "harness.cu", b->harness, s.harness, s.harness_len, NULL, "harness.o" };
-	ks = (struct step){ "kernel.cu", b->source, s.learner, s.learner_len, "/@harness@.o",
+	hs = (struct step){ STEP_HARNESS, "harness.cu", b->harness, s.harness, s.harness_len,
+			    { NULL, NULL }, "harness.o" };
+	ks = (struct step){ STEP_LEARNER, "kernel.cu", b->source, s.learner, s.learner_len,
+			    { NULL, NULL }, "kernel.o" };
+	ls = (struct step){ STEP_LINK, NULL, NULL, NULL, 0, { "/@harness@.o", "/@kernel@.o" },
 			    "prog" };
 	hkey = harness_key(b, &s, &hs);
-	run_hash_hex(prog_key(b, &s, &ks, hkey), hex);
+	run_hash_hex(prog_key(b, &s, &ks, &ls, hkey), hex);
 	final = path_join(b->cache, hex);
 	b->prog = path_join(final, "prog");
-	if (access(b->prog, X_OK) == 0) {
+	if (access(final, F_OK) == 0 && entry_good(final, "prog")) {
 		use_cached(b, final);
 		rc = 0;
 		goto done;
 	}
+	if (access(final, F_OK) == 0)
+		entry_drop(b, final, "program");
 	run_phase(b->req, "compiling");
 	if ((rc = harness_object(b, &hs, hkey, &obj)) != 0 || b->failed)
 		goto done;
-	ks.object = obj;
-	rc = build_step(b, &ks, final);
+	rc = program(b, &ks, &ls, obj, final);
 	if (rc == 0 && !b->failed)
 		cache_prune(b->cache);
 done:
@@ -622,5 +704,6 @@ void run_build_free(struct run_build *b)
 	free(b->log);
 	free(b->source_hash);
 	free(b->error);
-	b->prog = b->log = b->source_hash = b->error = NULL;
+	free(b->note);
+	b->prog = b->log = b->source_hash = b->error = b->note = NULL;
 }

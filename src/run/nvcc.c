@@ -3,6 +3,7 @@
 #include "cudalab/run.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,9 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 		push(&a, xasprintf("-I%s", n->includes[i]));
 	for (size_t i = 0; i < n->n_defines; i++)
 		push(&a, xasprintf("-D%s", n->defines[i]));
+	/* a harness object exports nothing a program could interpose on */
+	if (n->hidden)
+		push(&a, xstrdup("-Xcompiler=-fvisibility=hidden"));
 	if (n->compile_only)
 		push(&a, xstrdup("-c"));
 	push(&a, xstrdup("-o"));
@@ -484,4 +488,151 @@ void run_compile_errors_free(struct run_compile_error *e, size_t n)
 		free(e[i].message);
 	}
 	free(e);
+}
+
+/* --- what a learner's object defines -------------------------------------- */
+
+/* Skips an Itanium source name ("12compare_host") at *p into name; 0 when
+ * there is none. */
+static int source_name(const char **p, char *name, size_t size)
+{
+	unsigned long n = 0;
+	const char *s = *p;
+
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	while (isdigit((unsigned char)*s))
+		n = n * 10 + (unsigned long)(*s++ - '0');
+	if (n == 0 || strlen(s) < n)
+		return 0;
+	snprintf(name, size, "%.*s", (int)(n < size ? n : size - 1), s);
+	*p = s + n;
+	return 1;
+}
+
+int run_mangled_in_lab(const char *sym, char *name, size_t size)
+{
+	const char *p = sym;
+
+	if (!str_starts(p, "_Z"))
+		return 0;
+	p += 2;
+	/* vtables, type information, guard variables, local entities */
+	if (p[0] == 'T' && strchr("VIST", p[1]) && p[1])
+		p += 2;
+	else if (str_starts(p, "GV"))
+		p += 2;
+	if (*p == 'Z')
+		p++;
+	if (*p++ != 'N')
+		return 0;
+	while (*p && strchr("rVKRO", *p))
+		p++;
+	if (!str_starts(p, "3lab"))
+		return 0;
+	p += 4;
+	if (*p == 'L')
+		p++;
+	if (!source_name(&p, name, size))
+		snprintf(name, size, "%s", "(an operator or a constructor)");
+	return strcmp(name, "_GLOBAL__N_1") != 0;
+}
+
+/* An ELF64 relocatable object's header and sections, as read from data;
+ * 0 when it is not one (of this machine's byte order). */
+struct elf64 {
+	const unsigned char *data;
+	size_t len;
+	uint64_t shoff;
+	uint16_t shentsize, shnum;
+};
+
+static uint64_t rd64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static uint16_t rd16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static int elf_open(struct elf64 *e, const void *data, size_t len)
+{
+	const unsigned char *d = data;
+	uint16_t probe = 1;
+	int little = *(const unsigned char *)&probe == 1;
+
+	if (len < 64 || memcmp(d, "\177ELF", 4) != 0 || d[4] != 2 || d[5] != (little ? 1 : 2))
+		return 0;
+	e->data = d;
+	e->len = len;
+	e->shoff = rd64(d + 0x28);
+	e->shentsize = rd16(d + 0x3a);
+	e->shnum = rd16(d + 0x3c);
+	return e->shentsize >= 64 && e->shoff < len &&
+	       (uint64_t)e->shnum * e->shentsize <= len - e->shoff;
+}
+
+/* Section i's type, offset, size and link, checked against the data. */
+static int elf_section(const struct elf64 *e, unsigned i, uint32_t *type, uint64_t *off,
+		       uint64_t *size, uint32_t *link)
+{
+	const unsigned char *s = e->data + e->shoff + (uint64_t)i * e->shentsize;
+
+	*type = rd32(s + 4);
+	*off = rd64(s + 0x18);
+	*size = rd64(s + 0x20);
+	*link = rd32(s + 0x28);
+	return *off <= e->len && *size <= e->len - *off;
+}
+
+char **run_object_lab_defs(const void *data, size_t len)
+{
+	struct elf64 e;
+	struct argv_buf out = { NULL, 0, 0 };
+
+	if (!elf_open(&e, data, len))
+		return NULL;
+	out.cap = 2;
+	out.v = xcalloc(out.cap, sizeof *out.v);
+	for (unsigned i = 0; i < e.shnum; i++) {
+		uint32_t type, link, stype, slink;
+		uint64_t off, size, soff, ssize;
+
+		/* SHT_SYMTAB, and its string table */
+		if (!elf_section(&e, i, &type, &off, &size, &link) || type != 2 || link >= e.shnum ||
+		    !elf_section(&e, link, &stype, &soff, &ssize, &slink) || ssize == 0)
+			continue;
+		for (uint64_t k = 24; k + 24 <= size; k += 24) {
+			const unsigned char *sym = e.data + off + k;
+			uint32_t name = rd32(sym);
+			unsigned bind = sym[4] >> 4;
+			uint16_t shndx = rd16(sym + 6);
+			const char *s = (const char *)e.data + soff + name;
+			char part[128];
+
+			/* global, weak or unique, and defined here */
+			if ((bind != 1 && bind != 2 && bind != 10) || shndx == 0 || name >= ssize ||
+			    !memchr(s, '\0', (size_t)(ssize - name)))
+				continue;
+			if (run_mangled_in_lab(s, part, sizeof part))
+				push(&out, xasprintf("lab::%s", part));
+		}
+	}
+	return out.v;
 }

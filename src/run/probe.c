@@ -1,5 +1,5 @@
 /* probe.c — finding nvcc, a GPU and the simt library. */
-#include "internal.h"
+#include "common.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -13,12 +13,12 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cudalab/util.h"
+#include "sandbox.h"
 
 extern char **environ;
 
@@ -99,63 +99,50 @@ const char *run_signal_name(int sig)
 	return other;
 }
 
-/* The environment with c->env's entries (and extra, when not NULL) set on
- * top: same-named entries of environ are left out. */
-static char **child_env(const char *const *add, const char *extra, const char *extra2)
+/* Whether entry ("NAME=VALUE") sets a variable named in names. */
+static int env_named(const char *entry, const char *const *names)
+{
+	const char *eq = strchr(entry, '=');
+	size_t len = eq ? (size_t)(eq - entry) + 1 : strlen(entry);
+
+	for (size_t j = 0; names && names[j]; j++)
+		if (strncmp(entry, names[j], len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The environment with add's entries (and extra, when not NULL) set on
+ * top: same-named entries of environ are left out, and with clean every
+ * CUDALAB_* of environ too. */
+static char **child_env(const char *const *add, const char *extra, int clean)
 {
 	size_t n_env = 0, n_add = 0, k = 0;
+	const char *more[] = { extra, NULL };
 	char **env;
 
 	while (environ && environ[n_env])
 		n_env++;
 	while (add && add[n_add])
 		n_add++;
-	env = xcalloc(n_env + n_add + 3, sizeof *env);
+	env = xcalloc(n_env + n_add + 2, sizeof *env);
 	for (size_t i = 0; i < n_env; i++) {
-		const char *eq = strchr(environ[i], '=');
-		size_t len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
-		int replaced = (extra && strncmp(environ[i], extra, len) == 0) ||
-			       (extra2 && strncmp(environ[i], extra2, len) == 0);
-
-		for (size_t j = 0; j < n_add && !replaced; j++)
-			replaced = strncmp(environ[i], add[j], len) == 0;
-		if (!replaced)
-			env[k++] = environ[i];
+		if (env_named(environ[i], add) || (extra && env_named(environ[i], more)) ||
+		    (clean && str_starts(environ[i], "CUDALAB_")))
+			continue;
+		env[k++] = environ[i];
 	}
 	for (size_t j = 0; j < n_add; j++)
 		env[k++] = (char *)add[j];
 	if (extra)
 		env[k++] = (char *)extra;
-	if (extra2)
-		env[k++] = (char *)extra2;
 	env[k] = NULL;
 	return env;
 }
 
-/* 32 hex digits from the kernel's random source. */
-static int make_key(char key[33])
-{
-	unsigned char raw[16];
-	size_t got = 0;
-
-	while (got < sizeof raw) {
-		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	for (size_t i = 0; i < sizeof raw; i++)
-		snprintf(key + 2 * i, 3, "%02x", raw[i]);
-	return 0;
-}
-
 /* Pipes of one run: [0] stdout, [1] stderr (unused with merge), [2] the
- * result, [3] exec failure (errno travels through it), [4] the result's
- * key, read by the harness once at start-up. */
-#define NPIPES 5
+ * result, [3] reports: 8-byte records, 'E' with the errno of a failed
+ * exec, and from a sandbox its own (sandbox.h). */
+#define NPIPES 4
 struct pipes {
 	int rd[NPIPES], wr[NPIPES];
 };
@@ -178,7 +165,7 @@ static int pipes_open(struct pipes *p, const struct run_child *c)
 	for (int i = 0; i < NPIPES; i++) {
 		int fds[2];
 
-		if ((i == 1 && c->merge) || ((i == 2 || i == 4) && !c->want_result))
+		if ((i == 1 && c->merge) || (i == 2 && !c->want_result))
 			continue;
 		if (pipe2(fds, O_CLOEXEC) != 0) {
 			pipes_close(p);
@@ -190,22 +177,29 @@ static int pipes_open(struct pipes *p, const struct run_child *c)
 	return 0;
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static UTIL_NORETURN void child_start(const struct run_child *c, const struct pipes *p,
-				      char **env, pid_t parent)
+/* What a child needs between fork and exec. */
+struct start {
+	const struct run_child *c;
+	const struct pipes *p;
+	char **env;
+};
+
+/* The program's side of a start, in the child: standard streams, no
+ * descriptor of cudalab's, exec.  Only async-signal-safe calls. */
+static UTIL_NORETURN void child_exec(void *arg)
 {
+	const struct start *s = arg;
+	const struct run_child *c = s->c;
+	const struct pipes *p = s->p;
 	struct rlimit no_core = { 0, 0 };
 	sigset_t none;
 	int devnull, err;
 
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(127);
 	setrlimit(RLIMIT_CORE, &no_core);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	devnull = open("/dev/null", O_RDONLY);
@@ -214,22 +208,31 @@ static UTIL_NORETURN void child_start(const struct run_child *c, const struct pi
 	dup2(p->wr[0], 1);
 	dup2(c->merge ? p->wr[0] : p->wr[1], 2);
 	/* Nothing of cudalab's (the database, the terminal) leaks into the
-	 * program; only the result pipe stays open. */
+	 * program; only the result pipe and the descriptors given stay open. */
 #if defined(SYS_close_range) && defined(CLOSE_RANGE_CLOEXEC)
 	syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
 #endif
 	if (p->wr[2] >= 0)
 		fcntl(p->wr[2], F_SETFD, 0);
-	if (p->rd[4] >= 0)
-		fcntl(p->rd[4], F_SETFD, 0);
+	for (size_t i = 0; i < c->n_give; i++)
+		fcntl(c->give_fds[i], F_SETFD, 0);
 	if (c->dir && chdir(c->dir) != 0)
 		goto fail;
-	execvpe(c->argv[0], c->argv, env);
+	execvpe(c->argv[0], c->argv, s->env);
 fail:
 	err = errno;
-	if (write(p->wr[3], &err, sizeof err) < 0)
-		_exit(127);
+	run_sandbox_record(p->wr[3], 'E', err);
 	_exit(127);
+}
+
+/* A plain child: its own process group, killed with cudalab. */
+static UTIL_NORETURN void child_start(struct start *s, pid_t parent)
+{
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	child_exec(s);
 }
 
 struct sink {
@@ -285,64 +288,172 @@ static int child_ended(pid_t pid)
 	return si.si_pid == pid;
 }
 
-/* Collects output until the child has ended and every pipe is closed.
- * The deadline or the cancel flag kills the group; after that, or once
- * the child has ended (a process that left the group may still hold a
- * pipe), the pipes are read for a short grace period only. */
-static void supervise(struct run_child *c, pid_t pid, struct pipes *p, struct sink sinks[3],
-		      double start)
-{
-	int pidfd = pidfd_for(pid), ended = 0;
-	double deadline = c->timeout_s > 0 ? start + c->timeout_s : 0, grace = 0;
+/* One child of a run_children_exec. */
+struct kid {
+	struct run_child *c;
+	struct pipes p;
+	struct sink sinks[3];
+	struct start start;
+	char *fd_entry;        /* CUDALAB_RESULT_FD=N, in start's environment */
+	pid_t pid;
+	int pidfd, ns, ended, stopping;
+	double began, grace;   /* grace: stop reading at this time (0: not yet) */
+	double stop_at;        /* the others' end: stop this one then (0: not asked) */
+	char rec[8];           /* a report record, as far as it came */
+	size_t rec_len;
+	int prog_status, have_status, exec_err;
+};
 
+static void take_record(struct kid *k)
+{
+	int value;
+
+	memcpy(&value, k->rec + 4, sizeof value);
+	switch (k->rec[0]) {
+	case 'E':
+		k->exec_err = value ? value : ENOEXEC;
+		break;
+	case 'S':
+		k->c->sandboxed |= (unsigned)value;
+		break;
+	case 'L':
+		k->c->sandboxed |= (unsigned)value;
+		break;
+	case 'W':
+		k->prog_status = value;
+		k->have_status = 1;
+		break;
+	case 'F':
+		k->exec_err = value ? value : EPERM;
+		break;
+	}
+}
+
+/* Reads what the report pipe holds, record by record; 0 when it has
+ * nothing now. */
+static int read_reports(struct kid *k)
+{
+	ssize_t n = read(k->p.rd[3], k->rec + k->rec_len, sizeof k->rec - k->rec_len);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return errno == EINTR;
+	if (n <= 0) {
+		close(k->p.rd[3]);
+		k->p.rd[3] = -1;
+		return 0;
+	}
+	k->rec_len += (size_t)n;
+	if (k->rec_len == sizeof k->rec) {
+		take_record(k);
+		k->rec_len = 0;
+	}
+	return 1;
+}
+
+/* Ends a child and all it started: a sandbox's init gets SIGTERM first,
+ * so that without a pid namespace it can sweep what the program left;
+ * the group gets SIGKILL a little later (or at once). */
+static void stop_kid(struct kid *k, double now, int at_once)
+{
+	if (k->c->sandbox && !k->ns && !at_once && !k->stopping) {
+		kill(k->pid, SIGTERM);
+		k->stopping = 1;
+		k->stop_at = now + 0.5;
+		return;
+	}
+	kill(-k->pid, SIGKILL);
+	k->stopping = 1;
+	k->stop_at = 0;
+}
+
+static int kid_pipes_open(const struct kid *k)
+{
+	for (int i = 0; i < NPIPES; i++)
+		if (k->p.rd[i] >= 0)
+			return 1;
+	return 0;
+}
+
+/* Collects output until every child has ended and its pipes are closed.
+ * A child's deadline or the cancel flag stops it (all of them, for
+ * cancel); a child that ends is killed with what it left in its group,
+ * its pipes then read for a short grace period only; a child marked
+ * ends_run stops the others when it ends. */
+static void supervise(struct kid *v, size_t n)
+{
 	for (;;) {
-		struct pollfd pfd[4];
-		int idx[4], n = 0, wait_ms = 200;
+		struct pollfd pfd[64];
+		struct kid *owner[64];
+		int which[64], m = 0, wait_ms = 200, busy = 0;
 		double t = mono_seconds();
 
-		for (int i = 0; i < 3; i++) {
-			if (p->rd[i] < 0)
+		for (size_t i = 0; i < n; i++) {
+			struct kid *k = &v[i];
+			const struct run_child *c = k->c;
+			double deadline = c->timeout_s > 0 ? k->began + c->timeout_s : 0;
+
+			if (!k->ended && child_ended(k->pid)) {
+				k->ended = 1;
+				kill(-k->pid, SIGKILL); /* what it left behind */
+				k->grace = k->grace ? k->grace : t + 2.0;
+				for (size_t j = 0; c->ends_run && j < n; j++)
+					if (j != i && !v[j].ended && !v[j].stop_at && !v[j].stopping)
+						v[j].stop_at = t + 1.0;
+			}
+			if (!k->grace && ((deadline && t >= deadline) || (c->cancel && *c->cancel))) {
+				for (size_t j = 0; j < n; j++) {
+					struct kid *o = &v[j];
+
+					if (c->cancel && *c->cancel)
+						o->c->cancelled = 1;
+					else if (j == i)
+						o->c->timed_out = 1;
+					if (j == i || (c->cancel && *c->cancel))
+						stop_kid(o, t, 0);
+					o->grace = o->grace ? o->grace : t + 1.5;
+				}
+			}
+			if (k->stop_at && t >= k->stop_at)
+				stop_kid(k, t, k->stopping);
+			if (c->tick && !k->ended)
+				c->tick(c->tick_ctx);
+			if ((k->ended && !kid_pipes_open(k)) || (k->grace && t > k->grace))
 				continue;
-			pfd[n] = (struct pollfd){ .fd = p->rd[i], .events = POLLIN };
-			idx[n++] = i;
+			busy = 1;
+			if (deadline && !k->grace && (deadline - t) * 1000 < wait_ms)
+				wait_ms = (int)((deadline - t) * 1000) + 1;
+			if (k->stop_at && (k->stop_at - t) * 1000 < wait_ms)
+				wait_ms = (int)((k->stop_at - t) * 1000) + 1;
+			for (int j = 0; j < NPIPES && m < 60; j++) {
+				if (k->p.rd[j] < 0)
+					continue;
+				pfd[m] = (struct pollfd){ .fd = k->p.rd[j], .events = POLLIN };
+				owner[m] = k;
+				which[m++] = j;
+			}
+			if (k->pidfd < 0 || k->ended)
+				wait_ms = wait_ms < 10 ? wait_ms : 10;
+			else if (m < 64) {
+				pfd[m] = (struct pollfd){ .fd = k->pidfd, .events = POLLIN };
+				owner[m] = k;
+				which[m++] = -1;
+			}
 		}
-		if (!ended && child_ended(pid)) {
-			ended = 1;
-			kill(-pid, SIGKILL); /* what it left behind */
-			grace = grace ? grace : t + 2.0;
-		}
-		if ((ended && n == 0) || (grace && t > grace))
+		if (!busy)
 			break;
-		if (c->tick)
-			c->tick(c->tick_ctx);
-		if (!grace && ((deadline && t >= deadline) || (c->cancel && *c->cancel))) {
-			if (c->cancel && *c->cancel)
-				c->cancelled = 1;
-			else
-				c->timed_out = 1;
-			kill(-pid, SIGKILL);
-			grace = t + 1.0;
+		if (poll(pfd, (nfds_t)m, wait_ms < 0 ? 0 : wait_ms) <= 0)
 			continue;
-		}
-		if (deadline && !grace && (deadline - t) * 1000 < wait_ms)
-			wait_ms = (int)((deadline - t) * 1000) + 1;
-		if (pidfd < 0 || ended)
-			wait_ms = wait_ms < 10 ? wait_ms : 10;
-		else
-			pfd[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
-		if (poll(pfd, (nfds_t)n, wait_ms) <= 0)
-			continue;
-		for (int k = 0; k < n; k++) {
-			if (pfd[k].fd == pidfd || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+		for (int j = 0; j < m; j++) {
+			struct kid *k = owner[j];
+
+			if (which[j] < 0 || !(pfd[j].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			drain_one(&p->rd[idx[k]], &sinks[idx[k]]);
+			if (which[j] == 3)
+				read_reports(k);
+			else
+				drain_one(&k->p.rd[which[j]], &k->sinks[which[j]]);
 		}
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &c->status, 0) < 0 && errno == EINTR)
-		;
 }
 
 static void sink_take(struct sink *s, char **text, size_t *len, size_t *dropped)
@@ -352,88 +463,143 @@ static void sink_take(struct sink *s, char **text, size_t *len, size_t *dropped)
 	*text = sb_steal(&s->sb);
 }
 
-int run_child_exec(struct run_child *c)
+static void child_reset(struct run_child *c)
 {
-	struct pipes p;
-	struct sink sinks[3];
-	char *fd_entry = NULL, *key_entry = NULL, **env = NULL;
-	pid_t pid, parent = getpid();
-	int err = 0;
-	double start;
-
 	c->out = c->err = c->result = NULL;
 	c->out_len = c->err_len = c->result_len = 0;
 	c->out_dropped = c->err_dropped = c->result_dropped = 0;
 	c->status = 0;
 	c->timed_out = c->cancelled = 0;
 	c->wall_s = 0;
-	c->key[0] = '\0';
-	if (pipes_open(&p, c) != 0)
+	c->sandboxed = 0;
+}
+
+/* Starts k's child.  A plain child's exec failure is known here (its
+ * report pipe closes on exec or brings the errno); a sandboxed one's
+ * comes later, through the same pipe.  Returns 0, or -1 with errno. */
+static int kid_start(struct kid *k)
+{
+	struct run_child *c = k->c;
+	pid_t parent = getpid();
+	char rec[8];
+	int err = 0;
+
+	k->pidfd = -1;
+	k->pid = -1;
+	if (pipes_open(&k->p, c) != 0)
 		return -1;
-	if (c->want_result) {
-		/* a fresh key per run, which only the harness reads (at start-up,
-		 * before the learner's code runs), so that a result written by
-		 * anything else is known for what it is */
-		if (make_key(c->key) != 0 ||
-		    write(p.wr[4], c->key, strlen(c->key)) != (ssize_t)strlen(c->key)) {
-			err = errno ? errno : EIO;
-			goto fail;
-		}
-		close(p.wr[4]);
-		p.wr[4] = -1;
-		fd_entry = xasprintf("CUDALAB_RESULT_FD=%d", p.wr[2]);
-		key_entry = xasprintf("CUDALAB_RESULT_KEY_FD=%d", p.rd[4]);
-	}
-	env = child_env(c->env, fd_entry, key_entry);
-	start = mono_seconds();
-	pid = fork();
-	if (pid < 0) {
-		err = errno;
-		goto fail;
-	}
-	if (pid == 0)
-		child_start(c, &p, env, parent);
-	setpgid(pid, pid); /* also here, so the group exists before any kill */
+	if (c->want_result)
+		k->fd_entry = xasprintf("CUDALAB_RESULT_FD=%d", k->p.wr[2]);
+	k->start = (struct start){ c, &k->p, child_env(c->env, k->fd_entry, c->clean_env) };
+	k->began = mono_seconds();
+	if (c->sandbox)
+		k->pid = run_sandbox_spawn(c->sandbox, k->p.wr[3], child_exec, &k->start, &k->ns);
+	else if ((k->pid = fork()) == 0)
+		child_start(&k->start, parent);
+	if (k->pid < 0)
+		return -1;
+	setpgid(k->pid, k->pid); /* also here, so the group exists before any kill */
 	for (int i = 0; i < NPIPES; i++) {
-		if (p.wr[i] >= 0)
-			close(p.wr[i]);
-		p.wr[i] = -1;
+		if (k->p.wr[i] >= 0)
+			close(k->p.wr[i]);
+		k->p.wr[i] = -1;
 	}
-	if (p.rd[4] >= 0) {
-		close(p.rd[4]); /* the child has its own */
-		p.rd[4] = -1;
-	}
-	if (read(p.rd[3], &err, sizeof err) == (ssize_t)sizeof err) {
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	k->pidfd = pidfd_for(k->pid);
+	if (c->sandbox)
+		return 0;
+	if (read(k->p.rd[3], rec, sizeof rec) == (ssize_t)sizeof rec && rec[0] == 'E') {
+		memcpy(&err, rec + 4, sizeof err);
+		while (waitpid(k->pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		goto fail;
+		k->pid = -1;
+		errno = err ? err : ENOEXEC;
+		return -1;
 	}
-	err = 0;
-	for (int i = 0; i < 3; i++) {
-		sb_init(&sinks[i].sb);
-		sinks[i].cap = c->cap;
-		sinks[i].dropped = 0;
+	return 0;
+}
+
+/* Waits for k's child and fills its outputs. */
+static void kid_finish(struct kid *k)
+{
+	struct run_child *c = k->c;
+	int status = 0;
+
+	if (k->pid > 0) {
+		kill(-k->pid, SIGKILL);
+		while (waitpid(k->pid, &status, 0) < 0 && errno == EINTR)
+			;
 	}
-	sinks[2].cap = 16u << 20;
-	supervise(c, pid, &p, sinks, start);
-	c->wall_s = mono_seconds() - start;
-	sink_take(&sinks[0], &c->out, &c->out_len, &c->out_dropped);
-	sink_take(&sinks[1], &c->err, &c->err_len, &c->err_dropped);
-	sink_take(&sinks[2], &c->result, &c->result_len, &c->result_dropped);
+	/* what the sandbox's init reported last (its end closed the pipe) */
+	if (k->p.rd[3] >= 0) {
+		fcntl(k->p.rd[3], F_SETFL, O_NONBLOCK);
+		while (k->p.rd[3] >= 0 && read_reports(k))
+			;
+	}
+	c->status = k->have_status ? k->prog_status : status;
+	c->wall_s = mono_seconds() - k->began;
+	sink_take(&k->sinks[0], &c->out, &c->out_len, &c->out_dropped);
+	sink_take(&k->sinks[1], &c->err, &c->err_len, &c->err_dropped);
+	sink_take(&k->sinks[2], &c->result, &c->result_len, &c->result_dropped);
 	if (!c->want_result) {
 		free(c->result);
 		c->result = NULL;
 	}
-fail:
-	pipes_close(&p);
-	free(env);
-	free(fd_entry);
-	free(key_entry);
+	if (k->pidfd >= 0)
+		close(k->pidfd);
+	pipes_close(&k->p);
+	free(k->start.env);
+	free(k->fd_entry);
+}
+
+int run_children_exec(struct run_child *v, size_t n)
+{
+	struct kid *kids = xcalloc(n, sizeof *kids);
+	size_t started = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		child_reset(&v[i]);
+		kids[i].c = &v[i];
+		kids[i].pid = kids[i].pidfd = -1;
+		for (int j = 0; j < NPIPES; j++)
+			kids[i].p.rd[j] = kids[i].p.wr[j] = -1;
+		for (int j = 0; j < 3; j++) {
+			sb_init(&kids[i].sinks[j].sb);
+			kids[i].sinks[j].cap = j == 2 ? 16u << 20 : v[i].cap;
+		}
+	}
+	for (; started < n && !err; started++)
+		if (kid_start(&kids[started]) != 0)
+			err = errno ? errno : EIO;
+	/* the descriptors given are the children's alone now */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < v[i].n_give; j++)
+			close(v[i].give_fds[j]);
 	if (err) {
+		for (size_t i = 0; i < started; i++)
+			if (kids[i].pid > 0)
+				kill(-kids[i].pid, SIGKILL);
+	} else {
+		supervise(kids, n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		kid_finish(&kids[i]);
+		if (!err && kids[i].exec_err)
+			err = kids[i].exec_err;
+	}
+	free(kids);
+	if (err) {
+		for (size_t i = 0; i < n; i++)
+			run_child_free(&v[i]);
 		errno = err;
 		return -1;
 	}
 	return 0;
+}
+
+int run_child_exec(struct run_child *c)
+{
+	return run_children_exec(c, 1);
 }
 
 void run_child_free(struct run_child *c)
@@ -484,7 +650,7 @@ int run_program_exec(const char *exe, char *const args[], double timeout_s, cons
 	char *entry = counters ? xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters) : NULL;
 	char *hz = hazards ? xasprintf("CUDALAB_SIMT_HAZARDS=%s", hazards) : NULL;
 	const char *add[] = { hz, NULL };
-	char **env = child_env(hz ? add : NULL, entry, NULL);
+	char **env = child_env(hz ? add : NULL, entry, 0);
 	int errp[2], err = 0, status = 0, late = 0;
 	pid_t pid;
 

@@ -1,6 +1,6 @@
 /* program.c — building any CUDA program for `cudalab run`: the learner's
  * own files compiled for the chosen backend into a temporary directory. */
-#include "internal.h"
+#include "common.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,19 +1,27 @@
-/* remote.c — checks on a GPU elsewhere: over the learner's own ssh, or as
- * a SLURM job from a cluster's login node.
+/* remote.c — checks on a GPU elsewhere, over the learner's own ssh or as
+ * a SLURM job from a cluster's login node: the transport of the check's
+ * pipeline (exercise.c), and the request's format.
  *
  * Both run `cudalab remote --protocol N` on the far side and talk to it
  * through its stdin and stdout.  The request is a small text bundle: a
- * header (mode, exercise id, seed, timeout), then the files a build needs
- * (the exercise directory, lab.h and its parts, the learner's file), each as
- * "file NAME SIZE\n", SIZE bytes and a newline, then "end\n".  The far side answers
- * with a greeting ("cudalab-remote N VERSION"), any number of
- * "phase TEXT" lines, then either "result SIZE\n" and the result JSON or
- * "error TEXT".  It builds and runs exactly as a local check does (a GPU
- * there, else simt) and keeps its build cache under its own
- * CUDALAB_HOME/remote.  The near side keeps the far side's stdin open while
- * it waits: when the connection drops or the check is cancelled, the far
- * side sees end of file and kills what it started. */
-#include "internal.h"
+ * header (mode, exercise id, seed, timeout, and a nonce of 32 random hex
+ * digits), then the files a build needs (the exercise directory, lab.h
+ * and its parts, the learner's file), each as "file NAME SIZE\n", SIZE
+ * bytes and a newline, then "end\n".  The far side (serve.c) answers with
+ * a greeting ("cudalab-remote N VERSION"), its host's name ("host NAME"),
+ * any number of "phase TEXT" lines, then either "result NONCE SIZE\n" and
+ * the result JSON or "error TEXT".  It builds and judges exactly as a
+ * local check does (a GPU there, else simt) and keeps its build cache
+ * under its own CUDALAB_HOME/remote.
+ *
+ * The near side takes one result, carrying its nonce, and refuses a
+ * stream with another or a second one.  It keeps the far side's stdin
+ * open while it waits: when the connection drops or the check is
+ * cancelled, the far side sees end of file and kills what it started.
+ * It stops reading once the far side has answered or ended (a process the
+ * far side left behind may hold the stream open forever), at its
+ * deadline, or at a cancel, each after a short grace. */
+#include "remote.h"
 
 #include <cJSON.h>
 #include <ctype.h>
@@ -28,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,8 +49,31 @@
 #define BUNDLE_CAP (16u << 20) /* a whole request */
 #define RESULT_CAP (8u << 20)
 #define GRACE_S 5.0            /* after a cancel, before the far side is killed */
+#define END_GRACE_S 2.0        /* after the answer or the far side's end, before reading stops */
+#define BUILD_ALLOWANCE_S 600.0 /* before the far side's run starts: connecting, queueing, building */
+#define RESULT_ALLOWANCE_S 60.0 /* after its timeout, for the far side's answer to arrive */
 
 /* --- the request -------------------------------------------------------- */
+
+/* 32 hex digits from the kernel's random source. */
+static int make_nonce(char out[33])
+{
+	unsigned char raw[16];
+	size_t got = 0;
+
+	while (got < sizeof raw) {
+		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof raw; i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
 
 void run_remote_request_free(struct run_remote_request *rq)
 {
@@ -70,6 +102,14 @@ static int good_id(const char *s)
 		    *s != '_')
 			return 0;
 	return 1;
+}
+
+/* A nonce: 32 lower-case hex digits. */
+static int good_nonce(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n == 32 && strspn(s, "0123456789abcdef") == n;
 }
 
 /* Whether name is that of a part of the harness library: letters, digits,
@@ -125,9 +165,9 @@ void run_remote_request_text(const struct run_remote_request *rq, struct strbuf 
 		sb_printf(sb, "cudalab-remote %d\nmode run\ntimeout %g\n", RUN_REMOTE_PROTOCOL,
 			  rq->timeout_s);
 	else
-		sb_printf(sb, "cudalab-remote %d\nmode %s\nexercise %s\nseed %ld\ntimeout %g\n",
-			  RUN_REMOTE_PROTOCOL, run_mode_name(rq->mode), rq->exercise, rq->seed,
-			  rq->timeout_s);
+		sb_printf(sb, "cudalab-remote %d\nmode %s\nexercise %s\nseed %ld\ntimeout %g\n"
+			  "nonce %s\n", RUN_REMOTE_PROTOCOL, run_mode_name(rq->mode), rq->exercise,
+			  rq->seed, rq->timeout_s, rq->nonce);
 	/* only when more than one, so that other requests read as before */
 	if (!rq->program && rq->gpus > 1)
 		sb_printf(sb, "gpus %d\n", rq->gpus);
@@ -238,6 +278,9 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 			   sscanf(arg, "%d%n", &rq->gpus, &n) == 1 && arg[n] == '\0' &&
 			   rq->gpus >= 1 && rq->gpus <= 64) {
 			/* optional */
+		} else if (strcmp(word, "nonce") == 0 && !rq->program && good_nonce(arg)) {
+			snprintf(rq->nonce, sizeof rq->nonce, "%s", arg);
+			have |= 16;
 		} else if (strcmp(word, "timeout") == 0 &&
 			   sscanf(arg, "%lf%n", &rq->timeout_s, &n) == 1 && arg[n] == '\0' &&
 			   rq->timeout_s >= 0 && rq->timeout_s <= 86400) {
@@ -266,10 +309,10 @@ int run_remote_request_parse(const char *buf, size_t len, struct run_remote_requ
 			goto fail;
 		}
 	}
-	if (rq->program ? (have & 9) != 9 || (have & 6) : have != 15) {
+	if (rq->program ? (have & 9) != 9 || (have & 22) : have != 31) {
 		*error = xstrdup(rq->program ? "a run request takes mode and timeout, and no "
-					       "exercise or seed"
-					     : "the request lacks mode, exercise, seed or timeout");
+					       "exercise, seed or nonce"
+					     : "the request lacks mode, exercise, seed, timeout or nonce");
 		goto fail;
 	}
 	if (!rq->program && (rq->n_args || rq->n_defines)) {
@@ -282,366 +325,10 @@ fail:
 	return -1;
 }
 
-/* --- the far side --------------------------------------------------------- */
-
-struct serve {
-	int out;
-	pthread_mutex_t mu;
-	volatile sig_atomic_t cancel;
-	const char *strip; /* a far-side directory not worth showing ("DIR/") */
-};
-
-static volatile sig_atomic_t *serve_cancel;
-
-static void on_hangup(int sig)
-{
-	(void)sig;
-	if (serve_cancel)
-		*serve_cancel = 1;
-}
-
-static void send_all(struct serve *s, const char *data, size_t len)
-{
-	pthread_mutex_lock(&s->mu);
-	while (len > 0) {
-		ssize_t n = write(s->out, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			s->cancel = 1; /* the near side is gone */
-			break;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	pthread_mutex_unlock(&s->mu);
-}
-
-static void send_line(struct serve *s, const char *fmt, ...) UTIL_PRINTF(2, 3);
-
-static void send_line(struct serve *s, const char *fmt, ...)
-{
-	struct strbuf sb;
-	va_list ap;
-
-	sb_init(&sb);
-	va_start(ap, fmt);
-	sb_vprintf(&sb, fmt, ap);
-	va_end(ap);
-	for (char *c = sb.s; c && *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	sb_putc(&sb, '\n');
-	send_all(s, sb.s, sb.len);
-	sb_free(&sb);
-}
-
-static void serve_phase(void *ctx, const char *phase)
-{
-	send_line(ctx, "phase %s", phase);
-}
-
-/* Reads the near side's stdin until it closes: then the check is
- * cancelled (the connection dropped, or the learner cancelled). */
-static void *watch_stdin(void *arg)
-{
-	struct serve *s = arg;
-	char buf[256];
-
-	for (;;) {
-		ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
-
-		if (n == 0 || (n < 0 && errno != EINTR))
-			break;
-	}
-	s->cancel = 1;
-	return NULL;
-}
-
-/* Reads the whole request: everything up to and including "end\n" at the
- * start of a line after the last file.  The near side keeps stdin open
- * afterwards, so the end is found by parsing as bytes arrive. */
-static int read_request(struct strbuf *sb, struct run_remote_request *rq, char **error)
-{
-	char buf[65536];
-
-	for (;;) {
-		ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (run_remote_request_parse(sb->s ? sb->s : "", sb->len, rq, error) == 0)
-				return 0;
-			return -1;
-		}
-		sb_append(sb, buf, (size_t)n);
-		if (sb->len > BUNDLE_CAP) {
-			*error = xstrdup("the request is too large");
-			return -1;
-		}
-		if (sb->len >= 4 && memcmp(sb->s + sb->len - 4, "end\n", 4) == 0) {
-			if (run_remote_request_parse(sb->s, sb->len, rq, error) == 0)
-				return 0;
-			/* "end\n" inside a file: read on, unless the request is bad */
-			if (!strstr(*error, "not all there") && !strstr(*error, "ends before")) {
-				return -1;
-			}
-			free(*error);
-			*error = NULL;
-		}
-	}
-}
-
-static int write_whole(const char *path, const char *data, size_t len)
-{
-	char *tmp = xasprintf("%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	int ok;
-
-	if (!f) {
-		free(tmp);
-		return -1;
-	}
-	ok = fwrite(data, 1, len, f) == len;
-	ok = fclose(f) == 0 && ok;
-	ok = ok && rename(tmp, path) == 0;
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
-}
-
-/* Lays the request's files out under dir: dir/exercise/..., dir/include/
- * cudalab/lab.h and lab/..., dir/source/NAME.  Files of the exercise
- * directory and of the harness library that the request does not carry
- * are removed (a header dropped there must not linger).  *source gets the
- * learner's file. */
-static int lay_out(const char *dir, const struct run_remote_request *rq, char **source,
-		   char **error)
-{
-	const char *subs[] = { "exercise", "include/cudalab", "include/cudalab/lab", "source" };
-
-	*source = NULL;
-	for (size_t i = 0; i < 4; i++) {
-		char *d = path_join(dir, subs[i]);
-
-		if (i != 1)
-			run_remove_dir(d);
-		if (mkdir_p(d, 0700) != 0) {
-			*error = xasprintf("cannot make %s: %s", d, strerror(errno));
-			free(d);
-			return -1;
-		}
-		free(d);
-	}
-	for (size_t i = 0; i < rq->n_files; i++) {
-		char *path = path_join(dir, rq->files[i].name);
-
-		if (write_whole(path, rq->files[i].data, rq->files[i].len) != 0) {
-			*error = xasprintf("cannot write %s: %s", path, strerror(errno));
-			free(path);
-			return -1;
-		}
-		if (str_starts(rq->files[i].name, "source/") && !*source)
-			*source = xstrdup(path);
-		free(path);
-	}
-	if (!*source) {
-		*error = xstrdup("the request carries no source file");
-		return -1;
-	}
-	return 0;
-}
-
-static int serve_check(struct serve *s, const char *home, const struct run_remote_request *rq)
-{
-	char *dir = xasprintf("%s/remote/%s", home, rq->exercise), *lock, *source = NULL;
-	char *exdir = path_join(dir, "exercise"), *error = NULL, *harness;
-	struct exercise ex;
-	struct run_request req;
-	struct run_result res;
-	int fd, rc;
-
-	if (mkdir_p(dir, 0700) != 0) {
-		send_line(s, "error cannot make %s: %s", dir, strerror(errno));
-		free(dir);
-		free(exdir);
-		return 2;
-	}
-	/* one check per exercise at a time: the build cache keys on paths */
-	lock = path_join(dir, ".lock");
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	free(lock);
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		send_line(s, "phase waiting for another check of %s on this machine", rq->exercise);
-		while (flock(fd, LOCK_EX) != 0 && errno == EINTR && !s->cancel)
-			;
-	}
-	if (lay_out(dir, rq, &source, &error) != 0) {
-		send_line(s, "error %s", error);
-		rc = 2;
-		goto done;
-	}
-	harness = path_join(exdir, "harness.cu");
-	if (access(harness, R_OK) != 0) {
-		send_line(s, "error the request carries no exercise/harness.cu");
-		free(harness);
-		rc = 2;
-		goto done;
-	}
-	free(harness);
-	memset(&ex, 0, sizeof ex);
-	ex.id = rq->exercise;
-	ex.title = rq->exercise;
-	ex.dir = exdir;
-	ex.path = exdir;
-	ex.gpus = rq->gpus;
-	memset(&req, 0, sizeof req);
-	req.ex = &ex;
-	req.source = source;
-	req.home = home;
-	req.content = dir; /* lab.h is looked for in dir/include */
-	req.mode = rq->mode;
-	req.backend = BACKEND_AUTO;
-	req.timeout_s = rq->timeout_s;
-	req.seed = rq->seed;
-	req.progress = serve_phase;
-	req.progress_ctx = s;
-	req.cancel = &s->cancel;
-	send_line(s, "source %s", source);
-	if (run_exercise(&req, &res) != 0) {
-		send_line(s, "error %s", s->cancel ? "cancelled" : res.error ? res.error
-								: "cannot run");
-		rc = 2;
-	} else {
-		char head[64];
-
-		snprintf(head, sizeof head, "result %zu\n", strlen(res.json));
-		send_all(s, head, strlen(head));
-		send_all(s, res.json, strlen(res.json));
-		send_all(s, "\n", 1);
-		rc = 0;
-	}
-	run_result_free(&res);
-done:
-	if (fd >= 0)
-		close(fd);
-	free(source);
-	free(error);
-	free(exdir);
-	free(dir);
-	return rc;
-}
-
-/* What the far side has, as one JSON object: version, protocol, nvcc,
- * GPU. */
-static void serve_doctor(struct serve *s, const char *home)
-{
-	struct run_probe probe;
-	char *cache = path_join(home, "cache"), *text;
-	cJSON *o = cJSON_CreateObject();
-
-	run_probe_cached(&probe, cache);
-	cJSON_AddStringToObject(o, "version", CUDALAB_VERSION);
-	cJSON_AddNumberToObject(o, "protocol", RUN_REMOTE_PROTOCOL);
-	if (probe.nvcc)
-		cJSON_AddStringToObject(o, "nvcc", probe.nvcc);
-	if (probe.nvcc_version)
-		cJSON_AddStringToObject(o, "nvcc_version", probe.nvcc_version);
-	if (probe.gpu && probe.gpu_name)
-		cJSON_AddStringToObject(o, "gpu", probe.gpu_name);
-	if (probe.gpu_arch && str_starts(probe.gpu_arch, "sm_") && strlen(probe.gpu_arch) >= 5) {
-		char cc[16];
-
-		/* sm_90 -> 9.0, sm_100 -> 10.0 */
-		snprintf(cc, sizeof cc, "%.*s.%s", (int)strlen(probe.gpu_arch) - 4,
-			 probe.gpu_arch + 3, probe.gpu_arch + strlen(probe.gpu_arch) - 1);
-		cJSON_AddStringToObject(o, "cc", cc);
-	}
-	if (probe.why)
-		cJSON_AddStringToObject(o, "gpu_status", probe.why);
-	if (probe.gpu) {
-		char *argv[] = { "nvidia-smi", "--query-gpu=driver_version",
-				 "--format=csv,noheader", NULL };
-		char *out = NULL;
-
-		if (run_capture(argv, &out, 256) == 0 && out && *out) {
-			out[strcspn(out, "\n")] = '\0';
-			cJSON_AddStringToObject(o, "driver", out);
-		}
-		free(out);
-	}
-	cJSON_AddStringToObject(o, "backend",
-				run_backend_name(run_backend_choose(&probe, BACKEND_AUTO)));
-	if (probe.simt_lib)
-		cJSON_AddStringToObject(o, "simt", probe.simt_lib);
-	text = cJSON_PrintUnformatted(o);
-	send_line(s, "doctor %s", text);
-	free(text);
-	cJSON_Delete(o);
-	run_probe_free(&probe);
-	free(cache);
-}
-
-static int serve_run(struct serve *s, const char *home, const struct run_remote_request *rq);
-
-int run_remote_serve(const char *home, int protocol, int doctor)
-{
-	struct serve s;
-	struct strbuf sb;
-	struct run_remote_request rq;
-	struct sigaction sa;
-	pthread_t th;
-	char *error = NULL;
-	int rc;
-
-	memset(&s, 0, sizeof s);
-	s.out = STDOUT_FILENO;
-	pthread_mutex_init(&s.mu, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	serve_cancel = &s.cancel;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_hangup;
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	send_line(&s, "cudalab-remote %d %s", RUN_REMOTE_PROTOCOL, CUDALAB_VERSION);
-	if (protocol != RUN_REMOTE_PROTOCOL) {
-		send_line(&s, "error protocol %d asked for; this side (cudalab %s) speaks "
-			  "protocol %d", protocol, CUDALAB_VERSION, RUN_REMOTE_PROTOCOL);
-		return 3;
-	}
-	if (doctor) {
-		serve_doctor(&s, home);
-		return 0;
-	}
-	sb_init(&sb);
-	if (read_request(&sb, &rq, &error) != 0) {
-		send_line(&s, "error %s", error ? error : "no request");
-		free(error);
-		sb_free(&sb);
-		return 2;
-	}
-	sb_free(&sb);
-	if (pthread_create(&th, NULL, watch_stdin, &s) == 0)
-		pthread_detach(th);
-	rc = rq.program ? serve_run(&s, home, &rq) : serve_check(&s, home, &rq);
-	run_remote_request_free(&rq);
-	serve_cancel = NULL;
-	return rc;
-}
-
 /* --- the near side ---------------------------------------------------------- */
 
-struct far {
-	pid_t pid;
-	int in, out, err;
-};
-
 /* Starts argv in a process group of its own with three pipes. */
-static int far_start(char *const argv[], struct far *f)
+int run_far_start(char *const argv[], struct run_far *f)
 {
 	int in[2], out[2], err[2];
 
@@ -692,7 +379,11 @@ struct talk {
 	const struct run_request *req;
 	struct strbuf out, err;  /* unparsed stdout; all of stderr (capped) */
 	int greeted, protocol;
-	char *version, *source, *error, *result, *doctor;
+	char *version, *source, *error, *result, *doctor, *host;
+	const char *nonce;       /* the request's: a result must carry it */
+	int results;             /* "result" lines heard, taken or not */
+	char *refused;           /* why the far side's stream is not taken, or NULL */
+	double run_started;      /* when the far side said its run began, 0: not yet */
 	size_t raw_need;         /* bytes still to come after "result N", "out N", "err N" */
 	char raw_kind;           /* 'r', 'o' or 'e' */
 	int exited, exit_code;   /* a program's "exit CODE" */
@@ -703,6 +394,30 @@ struct talk {
 static const char *where(const struct run_request *req)
 {
 	return req->backend == BACKEND_SLURM ? "the SLURM job" : req->remote->host;
+}
+
+/* "result NONCE SIZE": the one result the near side takes, when it
+ * carries the request's nonce and no result came before it; anything
+ * else refuses the stream (a program on the far side writing into it). */
+static void heard_result(struct talk *t, const char *rest)
+{
+	char nonce[40] = "";
+	unsigned long n = 0;
+	int end = 0;
+
+	if (t->results++ > 0) {
+		free(t->refused);
+		t->refused = xstrdup("it sent more than one result");
+		return;
+	}
+	if (sscanf(rest, "%39s %lu%n", nonce, &n, &end) != 2 || rest[end] != '\0' || n == 0 ||
+	    n > RESULT_CAP || strcmp(nonce, t->nonce ? t->nonce : "") != 0) {
+		free(t->refused);
+		t->refused = xstrdup("it sent a result that does not answer this request");
+		return;
+	}
+	t->raw_need = n + 1; /* and its newline */
+	t->raw_kind = 'r';
 }
 
 /* One line of the far side's stdout. */
@@ -723,6 +438,12 @@ static void heard(struct talk *t, const char *line)
 			 t->req->backend == BACKEND_SLURM ? "slurm" : t->req->remote->host,
 			 line + 6);
 		run_phase(t->req, phase);
+		if (!t->run_started && (str_starts(line + 6, "running") ||
+					str_starts(line + 6, "timing")))
+			t->run_started = mono_seconds();
+	} else if (str_starts(line, "host ")) {
+		free(t->host);
+		t->host = xstrndup(line + 5, 200);
 	} else if (str_starts(line, "source ")) {
 		free(t->source);
 		t->source = xstrdup(line + 7);
@@ -732,8 +453,9 @@ static void heard(struct talk *t, const char *line)
 	} else if (str_starts(line, "doctor ")) {
 		free(t->doctor);
 		t->doctor = xstrdup(line + 7);
-	} else if (str_starts(line, "result ") || str_starts(line, "out ") ||
-		   str_starts(line, "err ")) {
+	} else if (str_starts(line, "result ")) {
+		heard_result(t, line + 7);
+	} else if (str_starts(line, "out ") || str_starts(line, "err ")) {
 		unsigned long n = strtoul(strchr(line, ' ') + 1, NULL, 10);
 
 		if (n > 0 && n <= RESULT_CAP) {
@@ -888,27 +610,47 @@ static void scancel(const struct talk *t, const char *name)
 	free(out);
 }
 
-/* Talks to the far side until it has answered and ended, the check is
- * cancelled, or the deadline passes.  The request is written as the far
- * side reads it; stdin then stays open until the answer is complete. */
-static int converse(struct far *f, struct talk *t, const char *request, size_t len,
-		    double run_limit, const char *jobname)
+/* When the conversation gives up: limit after its start (connecting,
+ * queueing and building included) or, once the far side says its run
+ * began, the check's timeout after that (and a while for the answer). */
+static double deadline_of(const struct talk *t, double start, double limit)
+{
+	double timeout = t->req->timeout_s > 0 ? t->req->timeout_s
+					       : run_default_timeout(t->req->mode, BACKEND_SIMT);
+
+	if (t->run_started && t->req->ex)
+		return t->run_started + timeout + RESULT_ALLOWANCE_S;
+	return start + limit;
+}
+
+/* Talks to the far side until it has answered or ended, the check is
+ * cancelled, or the deadline passes; in each case reading stops after a
+ * short grace, whether or not the stream ends (a process the far side
+ * left may hold it open).  The request is written as the far side reads
+ * it; stdin then stays open until the answer is complete. */
+static int converse(struct run_far *f, struct talk *t, const char *request, size_t len,
+		    double limit, const char *jobname)
 {
 	size_t sent = 0;
-	double start = mono_seconds(), stop_at = 0, deadline = 0;
+	double start = mono_seconds(), stop_at = 0, end_by = 0;
 	int status = 0, exited = 0;
 
 	for (;;) {
 		struct pollfd pfd[3];
 		int n = 0;
 		double now = mono_seconds();
+		int answered = t->result || t->error || t->doctor || t->exited || t->refused;
 
-		if (f->in >= 0 && (t->result || t->error || t->doctor || t->exited)) {
+		if (f->in >= 0 && answered) {
 			close(f->in); /* answered: the far side may end */
 			f->in = -1;
 		}
+		if (!exited && waitpid(f->pid, &status, WNOHANG) == f->pid)
+			exited = 1;
+		if (!end_by && (answered || exited))
+			end_by = now + END_GRACE_S;
 		if (!stop_at && ((t->req->cancel && *t->req->cancel) ||
-				 (deadline && now > deadline))) {
+				 now > deadline_of(t, start, limit))) {
 			stop_at = now + GRACE_S;
 			if (f->in >= 0) {
 				close(f->in);
@@ -920,23 +662,19 @@ static int converse(struct far *f, struct talk *t, const char *request, size_t l
 		if (stop_at && now > stop_at) {
 			kill(-f->pid, SIGKILL);
 			stop_at = now + 3600;
+			end_by = end_by && end_by < now + 1.0 ? end_by : now + 1.0;
 		}
-		if (!deadline && t->greeted)
-			deadline = now + run_limit;
-		else if (!deadline && t->req->backend == BACKEND_SSH && now - start > 120)
-			deadline = now; /* no greeting in two minutes: give up */
-		if (f->out < 0 && f->err < 0) {
-			if (!exited && waitpid(f->pid, &status, 0) == f->pid)
-				exited = 1;
+		if (!t->greeted && t->req->backend == BACKEND_SSH && now - start > 120 && !stop_at)
+			stop_at = now; /* no greeting in two minutes: give up */
+		if ((end_by && now > end_by) || (f->out < 0 && f->err < 0))
 			break;
-		}
 		if (f->out >= 0)
 			pfd[n++] = (struct pollfd){ .fd = f->out, .events = POLLIN };
 		if (f->err >= 0)
 			pfd[n++] = (struct pollfd){ .fd = f->err, .events = POLLIN };
 		if (f->in >= 0 && sent < len)
 			pfd[n++] = (struct pollfd){ .fd = f->in, .events = POLLOUT };
-		if (poll(pfd, (nfds_t)n, 200) <= 0)
+		if (poll(pfd, (nfds_t)n, 100) <= 0)
 			continue;
 		for (int i = 0; i < n; i++) {
 			if (!pfd[i].revents)
@@ -959,6 +697,11 @@ static int converse(struct far *f, struct talk *t, const char *request, size_t l
 	}
 	if (f->in >= 0)
 		close(f->in);
+	if (f->out >= 0)
+		close(f->out);
+	if (f->err >= 0)
+		close(f->err);
+	f->in = f->out = f->err = -1;
 	kill(-f->pid, SIGKILL);
 	if (!exited)
 		while (waitpid(f->pid, &status, 0) < 0 && errno == EINTR)
@@ -1033,6 +776,30 @@ char *run_slurm_gpus(const char *configured, int gpus)
 	return xasprintf("%.*s%d", (int)(count - configured), configured, gpus);
 }
 
+/* word as one word of the far side's shell: single-quoted ('\'' for a
+ * quote), a leading "~/" kept outside the quotes so that the shell still
+ * expands it to the far side's home. */
+static char *shell_word(const char *word)
+{
+	struct strbuf sb;
+	const char *p = word;
+
+	sb_init(&sb);
+	if (str_starts(word, "~/")) {
+		sb_puts(&sb, "~/");
+		p += 2;
+	}
+	sb_putc(&sb, '\'');
+	for (; *p; p++) {
+		if (*p == '\'')
+			sb_puts(&sb, "'\\''");
+		else
+			sb_putc(&sb, *p);
+	}
+	sb_putc(&sb, '\'');
+	return sb_steal(&sb);
+}
+
 /* The argument vector that starts the far side. */
 static char **far_argv(const struct run_request *req, int doctor, const char *jobname)
 {
@@ -1052,8 +819,11 @@ static char **far_argv(const struct run_request *req, int doctor, const char *jo
 		v[n++] = xstrdup(r->host);
 		/* a login shell's PATH may lack ~/.local/bin, where make install
 		 * PREFIX=~/.local puts cudalab */
+		char *quoted = shell_word(bin);
+
 		v[n++] = xasprintf("PATH=\"$HOME/.local/bin:$PATH\" exec %s remote --protocol %d%s",
-				   bin, RUN_REMOTE_PROTOCOL, doctor ? " --doctor" : "");
+				   quoted, RUN_REMOTE_PROTOCOL, doctor ? " --doctor" : "");
+		free(quoted);
 		return v;
 	}
 	v[n++] = xstrdup("srun");
@@ -1096,28 +866,31 @@ static void talk_free(struct talk *t)
 	free(t->error);
 	free(t->result);
 	free(t->doctor);
+	free(t->host);
+	free(t->refused);
 }
 
 /* Runs one conversation: starts the far side, sends the request (NULL for
  * the doctor), and fills t.  Returns 0 when the far side answered, or -1
  * with *why set. */
 static int exchange(const struct run_request *req, const char *request, size_t len,
-		    double run_limit, struct talk *t, char **why)
+		    const char *nonce, double run_limit, struct talk *t, char **why)
 {
 	char jobname[64];
 	char **argv;
-	struct far f;
+	struct run_far f;
 	int code;
 
 	memset(t, 0, sizeof *t);
 	t->req = req;
+	t->nonce = nonce;
 	sb_init(&t->out);
 	sb_init(&t->err);
 	*why = NULL;
 	snprintf(jobname, sizeof jobname, "cudalab-%ld-%ld", (long)getpid(), (long)time(NULL));
 	argv = far_argv(req, request == NULL, jobname);
 	signal(SIGPIPE, SIG_IGN);
-	if (far_start(argv, &f) != 0) {
+	if (run_far_start(argv, &f) != 0) {
 		*why = xasprintf("cannot start %s: %s", argv[0], strerror(errno));
 		argv_free(argv);
 		return -1;
@@ -1135,6 +908,11 @@ static int exchange(const struct run_request *req, const char *request, size_t l
 				 "cudalab (%s) speaks protocol %d: install the same version on "
 				 "both sides", where(req), t->version ? t->version : "?",
 				 t->protocol, CUDALAB_VERSION, RUN_REMOTE_PROTOCOL);
+		return -1;
+	}
+	if (t->refused) {
+		*why = xasprintf("%s: its answer is refused: %s (a program there writing into the "
+				 "answer?)", where(req), t->refused);
 		return -1;
 	}
 	if (t->error) {
@@ -1233,31 +1011,13 @@ static int gather(const struct run_request *req, struct run_remote_request *rq, 
 	return 0;
 }
 
-/* text with every occurrence of from replaced by to (caller frees). */
-static char *replace_all(const char *text, const char *from, const char *to)
-{
-	struct strbuf sb;
-	size_t n = strlen(from);
-
-	sb_init(&sb);
-	for (const char *p = text, *q; *p; p = q + n) {
-		q = n ? strstr(p, from) : NULL;
-		if (!q) {
-			sb_puts(&sb, p);
-			break;
-		}
-		sb_append(&sb, p, (size_t)(q - p));
-		sb_puts(&sb, to);
-	}
-	return sb_steal(&sb);
-}
 
 /* The far side's result JSON as a result here: its paths are the
  * learner's, and its backend says where it ran. */
 static int take_result(const struct run_request *req, const struct talk *t,
 		       struct run_result *res)
 {
-	char *json = t->source ? replace_all(t->result, t->source, req->source)
+	char *json = t->source ? run_replace_all(t->result, t->source, req->source)
 			       : xstrdup(t->result);
 	cJSON *o = cJSON_Parse(json), *far_backend;
 	char *label = run_remote_label(req), *text;
@@ -1278,6 +1038,9 @@ static int take_result(const struct run_request *req, const struct talk *t,
 	cJSON_AddStringToObject(o, "backend", label);
 	if (t->version)
 		cJSON_AddStringToObject(o, "remote_version", t->version);
+	/* which machine the verdict comes from */
+	if (t->host)
+		cJSON_AddStringToObject(o, "remote_host", t->host);
 	text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	{
@@ -1307,7 +1070,7 @@ int run_remote_exercise(const struct run_request *req, struct run_result *res)
 	struct run_remote_request rq;
 	struct strbuf sb;
 	struct talk t;
-	char *why = NULL;
+	char *why = NULL, nonce[33];
 	double limit;
 	int rc = -1;
 
@@ -1317,6 +1080,11 @@ int run_remote_exercise(const struct run_request *req, struct run_result *res)
 	rq.seed = req->seed;
 	rq.timeout_s = req->timeout_s > 0 ? req->timeout_s : 0;
 	rq.gpus = run_gpus_needed(req);
+	if (make_nonce(rq.nonce) != 0) {
+		res->error = xasprintf("cannot make a nonce for the request: %s", strerror(errno));
+		run_remote_request_free(&rq);
+		return -1;
+	}
 	if (!good_id(rq.exercise)) {
 		res->error = xasprintf("the exercise id '%s' cannot be sent", rq.exercise);
 		run_remote_request_free(&rq);
@@ -1328,12 +1096,13 @@ int run_remote_exercise(const struct run_request *req, struct run_result *res)
 	}
 	sb_init(&sb);
 	run_remote_request_text(&rq, &sb);
+	memcpy(nonce, rq.nonce, sizeof nonce);
 	run_remote_request_free(&rq);
-	/* the far side keeps its own limits; this one only guards against a
-	 * far side that stops answering */
-	limit = 300.0 + 2 * (req->timeout_s > 0 ? req->timeout_s
-					       : run_default_timeout(req->mode, BACKEND_SIMT)) + 60;
-	if (exchange(req, sb.s, sb.len, limit, &t, &why) == 0)
+	/* the far side keeps its own limits; this one guards against a far
+	 * side that stops answering (deadline_of) */
+	limit = BUILD_ALLOWANCE_S + (req->timeout_s > 0 ? req->timeout_s
+						       : run_default_timeout(req->mode, BACKEND_SIMT));
+	if (exchange(req, sb.s, sb.len, nonce, limit, &t, &why) == 0)
 		rc = take_result(req, &t, res);
 	else
 		res->error = why;
@@ -1348,163 +1117,13 @@ int run_remote_doctor(const struct run_request *req, char **json, char **why)
 	int rc;
 
 	*json = NULL;
-	rc = exchange(req, NULL, 0, 120, &t, why);
+	rc = exchange(req, NULL, 0, NULL, 120, &t, why);
 	if (rc == 0) {
 		*json = t.doctor;
 		t.doctor = NULL;
 	}
 	talk_free(&t);
 	return rc;
-}
-
-/* --- `cudalab run` on the far side ---------------------------------------- */
-
-/* Sends what fd has to say as "out N" or "err N" chunks. */
-static void relay(struct serve *s, int *fd, const char *kind)
-{
-	char buf[65536], head[48];
-	ssize_t n = read(*fd, buf, sizeof buf);
-
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return;
-	if (n <= 0) {
-		close(*fd);
-		*fd = -1;
-		return;
-	}
-	{
-		/* compiler messages name the far side's copies: keep their names */
-		char *text = xstrndup(buf, (size_t)n);
-		char *shown = s->strip ? replace_all(text, s->strip, "") : xstrdup(text);
-
-		snprintf(head, sizeof head, "%s %zu\n", kind, strlen(shown));
-		send_all(s, head, strlen(head));
-		send_all(s, shown, strlen(shown));
-		send_all(s, "\n", 1);
-		free(shown);
-		free(text);
-	}
-}
-
-/* Relays the program's output until both pipes close or the run is
- * cancelled (then the program's group is killed). */
-static void relay_all(struct serve *s, struct far *f)
-{
-	while (f->out >= 0 || f->err >= 0) {
-		struct pollfd pfd[2];
-		int k = 0;
-
-		if (s->cancel) {
-			kill(-f->pid, SIGKILL);
-			break;
-		}
-		if (f->out >= 0)
-			pfd[k++] = (struct pollfd){ .fd = f->out, .events = POLLIN };
-		if (f->err >= 0)
-			pfd[k++] = (struct pollfd){ .fd = f->err, .events = POLLIN };
-		if (poll(pfd, (nfds_t)k, 200) <= 0)
-			continue;
-		for (int i = 0; i < k; i++)
-			if (pfd[i].revents)
-				relay(s, pfd[i].fd == f->out ? &f->out : &f->err,
-				      pfd[i].fd == f->out ? "out" : "err");
-	}
-}
-
-static int is_program_source(const char *name)
-{
-	return str_ends(name, ".cu") || str_ends(name, ".cpp") || str_ends(name, ".cc") ||
-	       str_ends(name, ".c");
-}
-
-/* Runs this cudalab's own `run` over the request's files, relaying its
- * output, and ends with "exit CODE". */
-static int serve_run(struct serve *s, const char *home, const struct run_remote_request *rq)
-{
-	char *dir = xasprintf("%s/remote/run-%ld", home, (long)getpid());
-	char *src = path_join(dir, "source"), **argv, self[4096];
-	struct far f;
-	size_t n = 0, cap = 16 + 2 * rq->n_defines + rq->n_files + rq->n_args;
-	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-	int status = 0, code;
-
-	run_remove_dir(src);
-	if (len <= 0 || mkdir_p(src, 0700) != 0) {
-		send_line(s, "error cannot make %s: %s", src, strerror(errno));
-		free(src);
-		free(dir);
-		return 2;
-	}
-	self[len] = '\0';
-	argv = xcalloc(cap, sizeof *argv);
-	argv[n++] = xstrdup(self);
-	argv[n++] = xstrdup("run");
-	if (rq->timeout_s > 0) {
-		argv[n++] = xstrdup("--timeout");
-		argv[n++] = xasprintf("%g", rq->timeout_s);
-	}
-	argv[n++] = xasprintf("-I%s", src);
-	for (size_t i = 0; i < rq->n_defines; i++)
-		argv[n++] = xasprintf("-D%s", rq->defines[i]);
-	for (size_t i = 0; i < rq->n_files; i++) {
-		char *path;
-
-		if (!str_starts(rq->files[i].name, "source/")) {
-			send_line(s, "error a run request carries only source/ files, not %s",
-				  rq->files[i].name);
-			code = 2;
-			goto done;
-		}
-		path = path_join(dir, rq->files[i].name);
-		if (write_whole(path, rq->files[i].data, rq->files[i].len) != 0) {
-			send_line(s, "error cannot write %s: %s", path, strerror(errno));
-			free(path);
-			code = 2;
-			goto done;
-		}
-		if (is_program_source(path))
-			argv[n++] = path;
-		else
-			free(path);
-	}
-	argv[n++] = xstrdup("--");
-	for (size_t i = 0; i < rq->n_args; i++)
-		argv[n++] = xstrdup(rq->args[i]);
-	if (far_start(argv, &f) != 0) {
-		send_line(s, "error cannot start %s: %s", self, strerror(errno));
-		code = 2;
-		goto done;
-	}
-	close(f.in); /* the program reads an empty stdin */
-	{
-		char *strip = xasprintf("%s/", src);
-
-		s->strip = strip;
-		relay_all(s, &f);
-		s->strip = NULL;
-		free(strip);
-	}
-	if (f.out >= 0)
-		close(f.out);
-	if (f.err >= 0)
-		close(f.err);
-	kill(-f.pid, SIGKILL); /* whatever the program left behind */
-	while (waitpid(f.pid, &status, 0) < 0 && errno == EINTR)
-		;
-	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (s->cancel)
-		send_line(s, "error cancelled");
-	else
-		send_line(s, "exit %d", code);
-done:
-	for (size_t i = 0; i < n; i++)
-		free(argv[i]);
-	free(argv);
-	run_remove_dir(src);
-	rmdir(dir);
-	free(src);
-	free(dir);
-	return code;
 }
 
 /* --- `cudalab run` from the near side -------------------------------------- */
@@ -1618,7 +1237,7 @@ int run_remote_program(const struct run_request *req, const struct run_program *
 	run_remote_request_text(&rq, &sb);
 	run_remote_request_free(&rq);
 	limit = 300.0 + (req->timeout_s > 0 ? req->timeout_s : 24 * 3600.0) + 60;
-	if (exchange(req, sb.s, sb.len, limit, &t, why) == 0) {
+	if (exchange(req, sb.s, sb.len, NULL, limit, &t, why) == 0) {
 		*status = t.exit_code;
 		rc = 0;
 	}

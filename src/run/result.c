@@ -1,8 +1,8 @@
-/* result.c — from a finished harness run (its exit, its report on the
- * result pipe, its output) to a verdict, a summary line and the result
- * JSON: the harness's object (include/cudalab/lab.h) with the runner's keys
- * added (docs/guide.md, "Result JSON"). */
-#include "internal.h"
+/* result.c — from a finished run (the checker's result object, the
+ * worker's end and output, simt's reports) to a verdict, a summary line
+ * and the result JSON: the checker's object (include/cudalab/lab.h) with
+ * the runner's keys added (docs/guide.md, "Result JSON"). */
+#include "result.h"
 
 #include <cJSON.h>
 #include <limits.h>
@@ -15,6 +15,46 @@
 #include "cudalab/util.h"
 
 static void put(cJSON *obj, const char *key, cJSON *item);
+
+void run_result_init(struct run_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->exit_code = -1;
+	res->timing.median_ms = res->timing.min_ms = res->timing.mean_ms = NAN;
+	res->timing.stdev_ms = res->timing.noise_pct = NAN;
+	res->derived.gbps = res->derived.pct_peak_bw = NAN;
+	res->derived.tflops = res->derived.peak_gbps = NAN;
+}
+
+void run_result_free(struct run_result *res)
+{
+	free(res->summary);
+	free(res->source_hash);
+	free(res->device);
+	for (size_t i = 0; i < res->n_cases; i++) {
+		free(res->cases[i].name);
+		free(res->cases[i].status);
+	}
+	free(res->cases);
+	free(res->mismatch.case_name);
+	free(res->mismatch.expected);
+	free(res->mismatch.got);
+	free(res->mismatch.note);
+	run_compile_errors_free(res->errors, res->n_errors);
+	free(res->compile_log);
+	free(res->out);
+	free(res->err);
+	free(res->json);
+	free(res->error);
+	free(res->not_recorded);
+	for (size_t i = 0; i < res->n_hazards; i++)
+		free(res->hazards[i]);
+	free(res->hazards);
+	free(res->nondeterminism);
+	free(res->backend_note);
+	free(res->build_note);
+	run_result_init(res);
+}
 
 static double num(const cJSON *obj, const char *key)
 {
@@ -153,25 +193,6 @@ static void read_report(struct run_result *res, const cJSON *h)
 		res->device = xstrdup(str(dev, "name"));
 }
 
-/* The last non-empty line of text (often the error a program printed
- * before it gave up), or NULL. */
-char *run_last_line(const char *text)
-{
-	const char *end = text ? text + strlen(text) : NULL, *start;
-
-	if (!end)
-		return NULL;
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	if (end == text)
-		return NULL;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	if (end - start > 200)
-		end = start + 200;
-	return xstrndup(start, (size_t)(end - start));
-}
 
 static size_t cases_failed(const struct run_result *res)
 {
@@ -219,66 +240,83 @@ static char *wrong_summary(const struct run_result *res)
 	return xstrdup("wrong answer");
 }
 
-/* Decides status and summary from how the program ended and what it
- * reported (h, NULL when nothing parsable came). */
-static void decide(struct run_result *res, const struct run_child *c, const cJSON *h,
-		   const char *bad_report)
+/* How the worker ended, for a runtime error's summary: "killed by
+ * SIGSEGV: LAST LINE", "exit code 3, no result: LAST LINE", or for a
+ * clean exit `clean`. */
+static char *worker_end(const struct run_result *res, const char *clean)
+{
+	char *why = run_last_line(res->err), *s;
+
+	if (res->signal)
+		s = xasprintf("killed by %s%s%s", run_signal_name(res->signal), why ? ": " : "",
+			      why ? why : "");
+	else if (res->exit_code != 0)
+		s = xasprintf("exit code %d, no result%s%s", res->exit_code, why ? ": " : "",
+			      why ? why : "");
+	else
+		s = xstrdup(clean);
+	free(why);
+	return s;
+}
+
+/* Decides status and summary from the checker's object h (NULL when it
+ * wrote none that parses; bad_report says why) and how the worker ended. */
+static void decide(struct run_result *res, const struct run_child *worker,
+		   const struct run_child *checker, const cJSON *h, const char *bad_report)
 {
 	const char *said = h ? str(h, "status") : NULL;
+	const cJSON *err = h ? cJSON_GetObjectItemCaseSensitive(h, "error") : NULL;
 	char *why = NULL;
 
-	if (c->timed_out) {
+	if (worker->timed_out || checker->timed_out) {
 		res->status = RUN_TIMEOUT;
 		res->summary = xasprintf("timeout: still running after %g s; stopped, with every "
 					 "process it started", res->timeout_s);
 		return;
 	}
 	res->status = RUN_RUNTIME_ERROR;
-	if (res->signal) {
-		why = run_last_line(res->err);
-		res->summary = xasprintf("runtime error: killed by %s%s%s",
-					 run_signal_name(res->signal), why ? ": " : "",
-					 why ? why : "");
-	} else if (!h) {
-		if (bad_report)
-			res->summary = xasprintf("runtime error: %s", bad_report);
-		else if (res->exit_code == 0)
-			res->summary = xstrdup("runtime error: no result (the program ended "
-					       "without reporting one)");
-		else {
-			why = run_last_line(res->err);
-			res->summary = xasprintf("runtime error: exit code %d, no result%s%s",
-						 res->exit_code, why ? ": " : "", why ? why : "");
-		}
+	if (!h) {
+		char *last = run_last_line(checker->err);
+
+		/* the worker's crash is the likelier story */
+		why = res->signal ? worker_end(res, "")
+				  : xasprintf("the checker could not judge the run (%s%s%s)",
+					      bad_report, last ? ": " : "", last ? last : "");
+		res->summary = xasprintf("runtime error: %s", why);
+		free(last);
 	} else if (said && strcmp(said, "pass") == 0) {
-		if (res->exit_code == 0) {
+		if (res->exit_code == 0 && !res->signal) {
 			res->status = RUN_PASS;
 			res->summary = pass_summary(res);
 		} else {
-			res->summary = xasprintf("runtime error: reported pass but exited "
-						 "with code %d", res->exit_code);
+			why = worker_end(res, "");
+			res->summary = xasprintf("runtime error: every output was right, but the "
+						 "program then ended badly: %s", why);
 		}
 	} else if (said && strcmp(said, "wrong") == 0) {
 		res->status = RUN_WRONG;
 		res->summary = wrong_summary(res);
 	} else if (said && strcmp(said, "runtime_error") == 0) {
-		why = error_text(h);
+		/* the worker's stream ended early: its own end says why */
+		if (str(err, "name") && strcmp(str(err, "name"), "ended_early") == 0)
+			why = worker_end(res, "no result (the program ended before its harness "
+					      "finished)");
+		else
+			why = error_text(h);
 		if (!why)
 			why = run_last_line(res->err);
 		res->summary = xasprintf("runtime error: %s", why ? why : "reported by the program");
 	} else {
-		res->summary = xasprintf("runtime error: the program reported an unknown status "
+		res->summary = xasprintf("runtime error: the checker reported an unknown status "
 					 "\"%s\"", said ? said : "(none)");
 	}
 	free(why);
 }
 
-static cJSON *read_counters(const char *path)
+static cJSON *parse_object(const char *text)
 {
-	char *text = path ? run_read_text(path, NULL) : NULL;
 	cJSON *j = text ? cJSON_Parse(text) : NULL;
 
-	free(text);
 	if (j && !cJSON_IsObject(j)) {
 		cJSON_Delete(j);
 		j = NULL;
@@ -288,9 +326,11 @@ static cJSON *read_counters(const char *path)
 
 unsigned long long run_hazard_total(const char *path)
 {
-	cJSON *j = read_counters(path);
+	char *text = run_read_text(path, NULL);
+	cJSON *j = parse_object(text);
 	double total = num(j, "total");
 
+	free(text);
 	cJSON_Delete(j);
 	return (unsigned long long)count_of(total, 0);
 }
@@ -333,43 +373,71 @@ static void read_hazards(struct run_result *res, const cJSON *hz)
 		res->summary = xasprintf("hazard: simt reported %llu hazards", res->hazard_total);
 }
 
-void run_interpret(const struct run_request *req, struct run_result *res,
-		   const struct run_child *c, const char *counters, const char *hazards)
+/* A pass on simt stands only on a hazard report written with the checks
+ * on: a program that turned them off, or kept simt from writing its
+ * report, has no clean report to show. */
+static void require_report(struct run_result *res, const cJSON *hz)
 {
-	cJSON *h = NULL, *simt, *hz;
+	const char *why = NULL;
+
+	if (res->status != RUN_PASS)
+		return;
+	if (!hz)
+		why = "simt's hazard report is missing (the program kept simt from writing it): a "
+		      "check passes only with the report";
+	else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(hz, "checks")))
+		why = "simt's hazard checks were off in the program (a check runs with them on "
+		      "whatever the environment says)";
+	if (!why)
+		return;
+	res->status = RUN_RUNTIME_ERROR;
+	free(res->summary);
+	res->summary = xasprintf("runtime error: %s", why);
+}
+
+/* The checker's object, when it wrote exactly one; else NULL with *bad
+ * saying what it wrote. */
+static cJSON *checker_object(const struct run_child *checker, const char **bad)
+{
+	cJSON *h;
+
+	*bad = "it wrote no result";
+	if (!checker->result || !checker->result_len)
+		return NULL;
+	/* one object and nothing after it (the length counts the NUL cJSON
+	 * wants to see) */
+	h = cJSON_ParseWithLengthOpts(checker->result, checker->result_len + 1, NULL, 1);
+	if (cJSON_IsObject(h))
+		return h;
+	cJSON_Delete(h);
+	*bad = checker->result_dropped ? "its result is too large" : "its result is not one JSON object";
+	return NULL;
+}
+
+void run_interpret(const struct run_request *req, struct run_result *res,
+		   const struct run_child *worker, const struct run_child *checker,
+		   const char *counters, const char *hazards)
+{
+	cJSON *h, *simt, *hz;
 	const char *bad = NULL;
 
-	res->out = xstrdup(c->out ? c->out : "");
-	res->err = xstrdup(c->err ? c->err : "");
-	res->out_truncated = c->out_dropped;
-	res->err_truncated = c->err_dropped;
-	res->run_s = c->wall_s;
-	res->exit_code = WIFEXITED(c->status) ? WEXITSTATUS(c->status) : -1;
-	res->signal = WIFSIGNALED(c->status) && !c->timed_out ? WTERMSIG(c->status) : 0;
-	if (c->result && c->result_len) {
-		/* one object and nothing after it: a second one was not the
-		 * harness's (the length counts the NUL cJSON wants to see) */
-		h = cJSON_ParseWithLengthOpts(c->result, c->result_len + 1, NULL, 1);
-		if (!cJSON_IsObject(h)) {
-			cJSON_Delete(h);
-			h = NULL;
-			bad = c->result_dropped ? "the result is too large"
-						: "the result is not one JSON object (was something "
-						  "besides the harness writing to its descriptor?)";
-		} else if (c->key[0] && (!str(h, "key") || strcmp(str(h, "key"), c->key) != 0)) {
-			cJSON_Delete(h);
-			h = NULL;
-			bad = "the result does not carry the key the runner gave the harness: "
-			      "something besides the harness wrote it, and it is not taken";
-		} else {
-			cJSON_DeleteItemFromObjectCaseSensitive(h, "key");
-		}
-	}
-	if (h && !c->timed_out)
+	res->out = xstrdup(worker->out ? worker->out : "");
+	res->err = xstrdup(worker->err ? worker->err : "");
+	res->out_truncated = worker->out_dropped;
+	res->err_truncated = worker->err_dropped;
+	res->run_s = worker->wall_s;
+	res->exit_code = WIFEXITED(worker->status) ? WEXITSTATUS(worker->status) : -1;
+	res->signal = WIFSIGNALED(worker->status) && !worker->timed_out ? WTERMSIG(worker->status)
+									 : 0;
+	res->sandbox = worker->sandboxed;
+	h = checker_object(checker, &bad);
+	if (h && !worker->timed_out)
 		read_report(res, h);
-	decide(res, c, c->timed_out ? NULL : h, bad);
-	simt = res->backend == BACKEND_SIMT ? read_counters(counters) : NULL;
-	hz = res->backend == BACKEND_SIMT ? read_counters(hazards) : NULL;
+	decide(res, worker, checker, worker->timed_out ? NULL : h, bad);
+	simt = res->backend == BACKEND_SIMT ? parse_object(counters) : NULL;
+	hz = res->backend == BACKEND_SIMT ? parse_object(hazards) : NULL;
+	if (res->backend == BACKEND_SIMT)
+		require_report(res, hz);
 	read_hazards(res, hz);
 	if (hz && simt)
 		put(simt, "hazards", hz);
@@ -435,6 +503,17 @@ static cJSON *errors_json(const struct run_result *res)
 	return arr;
 }
 
+/* The protections that held for the program under check, by name. */
+static cJSON *sandbox_json(unsigned bits)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (unsigned bit = 1; bit && bit <= bits; bit <<= 1)
+		if ((bits & bit) && run_sandbox_name(bit))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(run_sandbox_name(bit)));
+	return arr;
+}
+
 void run_result_json(struct run_result *res, const struct run_request *req, cJSON *harness,
 		     cJSON *simt)
 {
@@ -464,6 +543,8 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 	put(o, "timeout_s", cJSON_CreateNumber(res->timeout_s));
 	if (res->backend == BACKEND_SIMT)
 		put(o, "schedule", cJSON_CreateNumber(res->schedule));
+	if (res->sandbox)
+		put(o, "sandbox", sandbox_json(res->sandbox));
 	if (simt)
 		put(o, "simt", simt);
 	free(res->json);
@@ -487,12 +568,7 @@ int run_result_from_json(const char *json, struct run_result *res)
 	const char *s;
 	int status = o ? status_named(str(o, "status")) : -1;
 
-	memset(res, 0, sizeof *res);
-	res->exit_code = -1;
-	res->timing.median_ms = res->timing.min_ms = res->timing.mean_ms = NAN;
-	res->timing.stdev_ms = res->timing.noise_pct = NAN;
-	res->derived.gbps = res->derived.pct_peak_bw = NAN;
-	res->derived.tflops = res->derived.peak_gbps = NAN;
+	run_result_init(res);
 	if (!cJSON_IsObject(o) || status < 0) {
 		cJSON_Delete(o);
 		return -1;

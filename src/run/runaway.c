@@ -11,7 +11,7 @@
  * The figure is kept in the cache under a key made of the solution, the
  * harness, the harness library (lab.h and its parts) and the seed.  CUDALAB_SIMT_MAX_INSTRUCTIONS, when the
  * learner sets it, is the budget instead. */
-#include "internal.h"
+#include "runaway.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "cudalab/content.h"
 #include "cudalab/util.h"
+#include "result.h"
 
 #define RUNAWAY_FACTOR 64
 #define RUNAWAY_FLOOR (UINT64_C(1) << 24)
