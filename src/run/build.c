@@ -509,9 +509,12 @@ static void refuse_lab_defs(struct run_build *b, const char *object)
 	char **defs = data ? run_object_lab_defs(data, len) : NULL;
 
 	for (size_t i = 0; defs && defs[i]; i++) {
+		/* nvcc names an unnamed namespace _GLOBAL__N__<hash> */
+		int unnamed = str_starts(defs[i], "lab::_GLOBAL__N");
 		char *line = xasprintf("cudalab: %s defines %s: the namespace lab is the harness's "
 				       "(lab.h), not the learner's to define; rename yours or move "
-				       "it out of lab\n", b->source, defs[i]);
+				       "it out of lab\n", b->source,
+				       unnamed ? "lab::(an unnamed namespace)" : defs[i]);
 
 		add_log(b, line);
 		free(line);

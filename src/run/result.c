@@ -545,6 +545,8 @@ void run_result_json(struct run_result *res, const struct run_request *req, cJSO
 		put(o, "schedule", cJSON_CreateNumber(res->schedule));
 	if (res->sandbox)
 		put(o, "sandbox", sandbox_json(res->sandbox));
+	if (res->build_note)
+		put(o, "build_note", cJSON_CreateString(res->build_note));
 	if (simt)
 		put(o, "simt", simt);
 	free(res->json);

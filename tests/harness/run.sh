@@ -2,7 +2,8 @@
 # Tests of the exercise harness: the host-side checks of lab.h
 # (tests/harness/test_lab.cu), lab::Lab end to end against a stand-in CUDA
 # runtime (tests/harness/test_lab_device.cpp), then every exercise: its
-# harness builds with its solution and with its starter, and both run.
+# harness builds with its solution and with its starter, and both run (on
+# simt judged as cudalab judges a check: a worker and a checker).
 # With a GPU the solution must pass and the starter must not; without one,
 # both must report a well-formed runtime_error on the result descriptor and
 # exit 2.  When $BUILD/libcudalab-simt.a links an exercise, it runs there too,
@@ -97,14 +98,19 @@ status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
 limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
-# run_check NAME PROG: runs PROG --mode check with the result on fd 3 (and
-# on simt $need simulated devices, and the counters in $TMP/NAME.counters);
-# sets rc, st (its status) and nodev (1 when no device could be used).
+# run_check NAME PROG [CHECKER]: runs PROG --mode check with the result on
+# fd 3 (and on simt $need simulated devices, and the counters in
+# $TMP/NAME.counters); with CHECKER, as cudalab's judge runs it: PROG is
+# the worker and CHECKER (the harness with the reference solution) judges
+# it (judge.py).  Sets rc, st (its status) and nodev (1 when no device
+# could be used).
 need=1
 run_check() {
+	judge=""
+	[ -n "${3:-}" ] && judge="python3 tests/harness/judge.py $3"
 	# shellcheck disable=SC2086
 	CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" CUDALAB_RESULT_FD=3 \
-		$limit "$2" --mode check 3>"$TMP/$1.json" \
+		$limit $judge "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
 	st=$(status "$TMP/$1.json")
@@ -190,7 +196,7 @@ wrong_solutions() {
 			bad "$name" "does not build with simt"
 			continue
 		fi
-		run_check wrong "$TMP/wrong-simt"
+		run_check wrong "$TMP/wrong-simt" "$TMP/$1-solution-simt"
 		if [ "$want_st" = hazard ]; then
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
 				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
@@ -295,7 +301,8 @@ for dir in exercises/*/; do
 			bad "$ex/$f" "does not link with simt"
 			continue
 		fi
-		run_check "$ex-$f-simt" "$TMP/$ex-$f-simt"
+		# judged as a check is: the solution's own program is the checker
+		run_check "$ex-$f-simt" "$TMP/$ex-$f-simt" "$TMP/$ex-solution-simt"
 		verdict "$ex" "$f" "(simt)"
 		# a reference solution is clean: no race, barrier misuse or
 		# uninitialized read, in kernels, between streams or with the host
