@@ -153,6 +153,18 @@ static const char *verdict_word(enum run_status s)
 
 /* Prints the last max lines of text, indented; dropped bytes of the
  * output came after it and were not kept. */
+/* Prints len bytes of a program's text with every control character but
+ * a tab shown as '?': a program's escape sequences (a title, a clipboard
+ * write, a cleared screen) reach the terminal as text, never as commands. */
+static void print_clean(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		putchar((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c);
+	}
+}
+
 static void print_tail(const char *title, const char *text, size_t dropped, size_t max)
 {
 	const char *p, *start;
@@ -183,7 +195,9 @@ static void print_tail(const char *title, const char *text, size_t dropped, size
 		const char *nl = memchr(start, '\n', (size_t)(p - start));
 		size_t len = nl ? (size_t)(nl - start) : (size_t)(p - start);
 
-		printf("    %.*s\n", (int)len, start);
+		printf("    ");
+		print_clean(start, len);
+		putchar('\n');
 		start += len + 1;
 	}
 	if (dropped)
@@ -288,7 +302,9 @@ static void print_result(const char *id, const struct run_result *r)
 	int emulated = r->backend == BACKEND_SIMT ||
 		       (cJSON_IsString(far) && strcmp(far->valuestring, "simt") == 0);
 
-	printf("%s %s: %s\n", verdict_word(r->status), id, r->summary);
+	printf("%s %s: ", verdict_word(r->status), id);
+	print_clean(r->summary, strlen(r->summary));
+	putchar('\n');
 	if (cJSON_IsString(far) && cJSON_IsString(label))
 		printf("  backend: %s, on %s there%s%s%s; build %s\n", label->valuestring,
 		       far->valuestring, emulated ? " (it has no usable GPU: emulation)" : "",
@@ -311,8 +327,8 @@ static void print_result(const char *id, const struct run_result *r)
 		print_timing(r);
 	}
 	if (r->n_hazards) {
-		printf("  simt reported %llu hazard%s (CUDALAB_SIMT_CHECKS=0 turns the checks "
-		       "off):\n", r->hazard_total, r->hazard_total == 1 ? "" : "s");
+		printf("  simt reported %llu hazard%s (a check always runs with the checks on):\n",
+		       r->hazard_total, r->hazard_total == 1 ? "" : "s");
 		for (size_t i = 0; i < r->n_hazards; i++)
 			printf("    - %s\n", r->hazards[i]);
 		if (r->hazard_total > r->n_hazards)

@@ -29,6 +29,38 @@ static void line(const char *state, const char *what, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* Which protections a program under check gets here (a sandbox is tried
+ * once): all of them is ok, fewer a warning naming what is missing. */
+static void check_sandbox(void)
+{
+	unsigned got = run_sandbox_probe();
+	/* the protections a full sandbox has (the read-only part either way) */
+	const unsigned want = RUN_SB_USERNS | RUN_SB_PROC | RUN_SB_SWEEP | RUN_SB_SECCOMP |
+			      RUN_SB_NPROC | RUN_SB_CAPS;
+	struct strbuf missing;
+
+	if (!got) {
+		line("warn", "sandbox", "a sandbox could not start: checks run without one");
+		return;
+	}
+	sb_init(&missing);
+	for (unsigned bit = 1; bit <= RUN_SB_CAPS; bit <<= 1)
+		if ((want & bit) && !(got & bit))
+			sb_printf(&missing, "%s%s", missing.len ? "; " : "", run_sandbox_words(bit));
+	if (!(got & (RUN_SB_READONLY | RUN_SB_READONLY_SOME)))
+		sb_printf(&missing, "%s%s", missing.len ? "; " : "",
+			  "a read-only file system (the progress database and cache)");
+	if (!missing.len)
+		line("ok", "sandbox", "a program under check runs in namespaces of its own, with "
+				      "the file system read-only, no ptrace and every process it "
+				      "starts ended with it");
+	else
+		line("warn", "sandbox", "a program under check runs without: %s (this kernel "
+					"allows no unprivileged user namespaces; the verdict is still "
+					"the checker's)", missing.s);
+	sb_free(&missing);
+}
+
 static int check_content(struct cli *c)
 {
 	struct stat sb;
@@ -212,6 +244,7 @@ int cli_doctor(struct cli *c, int argc, char **argv)
 		if (where.backend == BACKEND_SSH || where.backend == BACKEND_SLURM)
 			bad |= doctor_remote(c, &where) != EXIT_OK;
 	}
+	check_sandbox();
 	check_terminal();
 	return bad ? EXIT_USAGE : EXIT_OK;
 }

@@ -132,7 +132,8 @@ const struct cli_verb cli_verbs[] = {
 	  .help = "Runs the program on this terminal with ARGS and exits with its code:\n"
 		  "124 after --timeout, 125 when it does not compile, 128+N when it died of\n"
 		  "signal N, 123 when simt reported a hazard (a race, a barrier error or an\n"
-		  "uninitialized read). CUDALAB_SIMT_CHECKS=0 turns the hazard checks off.\n"
+		  "uninitialized read). CUDALAB_SIMT_CHECKS=0 turns the hazard checks off\n"
+		  "(for run only: a check always has them on).\n"
 		  "Remotely the sources and their headers go to the far side and its output\n"
 		  "and exit status come back.\n" },
 	{ .name = "validate", .fn = cli_validate, .doc = "contributing.md",

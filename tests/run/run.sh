@@ -27,7 +27,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-run-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 
 export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$FIX" CUDALAB_NVCC="$NVCC" CUDALAB_GPU=1
-unset XDG_DATA_HOME CUDALAB_SIMT_LIB FIXTURE_PIDS
+unset XDG_DATA_HOME CUDALAB_SIMT_LIB
 WORK=$CUDALAB_HOME/work/square/kernel.cu
 
 . "$SRC/tests/lib.sh"
@@ -52,6 +52,17 @@ wait_count() {
 	done
 	note "$1: fewer than $3 lines with: $2"
 	return 1
+}
+# hang.cu with a name of this run's own for its processes, and marked: the
+# pids of those still alive
+MARK=hang$$
+HANG=$T/hang.cu
+sed "s/cudalab-hang/$MARK/" "$FIX/variants/hang.cu" >"$HANG"
+marked() {
+	for d in /proc/[0-9]*; do
+		[ "$(cat "$d/comm" 2>/dev/null)" = "$MARK" ] || continue
+		gone "${d#/proc/}" || echo "${d#/proc/}"
+	done
 }
 # compiles NVCC_LOG: how many builds (not --version probes) it logged
 compiles() { grep -c -- ' -o ' "$1" 2>/dev/null || true; }
@@ -94,18 +105,13 @@ wrong_answer_is_wrong() {
 
 hang_times_out_and_leaves_nothing() {
 	start=$(date +%s)
-	clenv FIXTURE_PIDS="$T/pids" "$BIN" check square --file "$FIX/variants/hang.cu" \
-		--timeout 2
+	cl check square --file "$HANG" --timeout 2
 	took=$(( $(date +%s) - start ))
 	expect_rc 1
 	expect_out "TIMEOUT square"
 	[ "$took" -lt 40 ] || note "took $took s"
-	[ -s "$T/pids" ] || note "the fixture wrote no pids"
-	read -r harness_pid kid_pid 2>/dev/null <"$T/pids"
-	for p in ${harness_pid:-} ${kid_pid:-}; do
-		gone "$p" || note "process $p is still running"
-	done
-	cl check square --file "$FIX/variants/hang.cu" --timeout 1 --json
+	[ -z "$(marked)" ] || note "processes still running: $(marked)"
+	cl check square --file "$HANG" --timeout 1 --json
 	json_expect "d['status'] == 'timeout' and d['timeout_s'] == 1"
 }
 
@@ -501,31 +507,23 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	[ "$after" = "${before:+$before }ssh:gpubox/pass ssh:gpubox/wrong ssh:gpubox/compile_error slurm/pass" ] ||
 		note "attempts recorded: '$after'"
 	# a timeout on the far side ends every process there
-	r FIXTURE_PIDS="$T/rpids" "$BIN" check square --backend ssh:gpubox \
-		--file "$FIX/variants/hang.cu" --timeout 2 --json
+	r "$BIN" check square --backend ssh:gpubox --file "$HANG" --timeout 2 --json
 	expect_rc 1
 	json_expect "d['status'] == 'timeout'"
-	read -r harness_pid kid_pid 2>/dev/null <"$T/rpids"
-	for p in ${harness_pid:-} ${kid_pid:-}; do
-		gone "$p" || note "far process $p is still running"
-	done
+	[ -z "$(marked)" ] || note "far processes still running: $(marked)"
 	# a cancel (Ctrl-C) ends the far side, and through scancel the job
 	for be in ssh:gpubox slurm; do
-		rm -f "$T/rpids"
-		PATH="$rpath" REMOTE_HOME="$far" STANDIN_LOG="$log" FIXTURE_PIDS="$T/rpids" \
-			"$BIN" check square --backend "$be" --file "$FIX/variants/hang.cu" \
+		PATH="$rpath" REMOTE_HOME="$far" STANDIN_LOG="$log" \
+			"$BIN" check square --backend "$be" --file "$HANG" \
 			>"$T/out" 2>"$T/err" &
 		cpid=$!
 		i=0
-		while [ ! -s "$T/rpids" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		while [ -z "$(marked)" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+		[ -n "$(marked)" ] || note "$be: the far side never started the program"
 		kill -INT "$cpid"
 		wait "$cpid"
-		read -r harness_pid kid_pid 2>/dev/null <"$T/rpids"
-		[ -n "${harness_pid:-}" ] || note "$be: the far side never started the program"
 		sleep 1
-		for p in ${harness_pid:-} ${kid_pid:-}; do
-			gone "$p" || note "$be: far process $p is still running after a cancel"
-		done
+		[ -z "$(marked)" ] || note "$be: far processes still running after a cancel: $(marked)"
 	done
 	grep -q "^scancel " "$log" || note "the cancelled job was not scancelled"
 	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a cancel was recorded: '$(rows)'"
@@ -636,6 +634,118 @@ forged_result_is_not_a_pass() {
 		"$BIN" check vector-add --file "$SRC/exercises/vector-add/solution.cu" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass' and 'key' not in d"
+}
+
+# Each way a learner's file once got a non-solution recorded as passed,
+# against vector-add's lab.h harness on the real simt: none is a pass now,
+# and nothing is recorded as passed.  The sandbox's protections are then
+# taken away (a user namespace that allows no more), and the checks that do
+# not lean on them still hold; a cache entry the program changed is built
+# again.
+attacks_are_refused() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	A=$FIX/attacks
+	home=$T/attack-home
+	mkdir -p "$home"
+	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
+	# the learner's own copy of vector-add is what each attack replaces
+	real check vector-add
+	work=$home/work/vector-add/kernel.cu
+	cp "$work" "$T/starter.cu"
+	attack() { cp "$1" "$work"; real check vector-add --json; expect_rc 1; }
+	attack "$A/specialise.cu"
+	json_expect "d['status'] == 'compile_error' and 'defines lab::(an unnamed namespace)' in d['compile_log']"
+	attack "$A/define-lab.cu"
+	json_expect "d['status'] == 'compile_error' and 'defines lab::pass_everything' in d['compile_log']"
+	attack "$A/early-constructor.cu"
+	json_expect "d['status'] == 'runtime_error' and 'found CUDALAB_RESULT' not in d['stderr']"
+	attack "$A/interpose.cu"
+	json_expect "d['status'] == 'wrong'"
+	attack "$A/include-solution.cu"
+	json_expect "d['status'] == 'compile_error'"
+	sed "s|/nonexistent/progress.db|$home/progress.db|" "$A/write-progress.cu" >"$T/wp.cu"
+	attack "$T/wp.cu"
+	json_expect "d['status'] == 'wrong' and 'for writing: refused' in d['stderr']"
+	sed "s|\"/nonexistent\"|\"$home/cache\"|" "$A/replace-cache.cu" >"$T/rc.cu"
+	attack "$T/rc.cu"
+	json_expect "d['status'] == 'wrong' and 'cache files written: 0' in d['stderr'] and 'namespaces' in d['sandbox']"
+	# a race, with simt's checks turned off in the shell, in a constructor,
+	# or its report kept from being written
+	sed 's/atomicAdd(out, acc);/*out += acc;/' "$SRC/exercises/reduce-sum/solution.cu" >"$T/racy.cu"
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		CUDALAB_SIMT_CHECKS=0 "$BIN" check reduce-sum --file "$T/racy.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'hazard'"
+	for call in 'setenv("CUDALAB_SIMT_CHECKS", "0", 1)' 'unsetenv("CUDALAB_SIMT_HAZARDS")'; do
+		{ cat "$T/racy.cu"; printf '#include <cstdlib>\n__attribute__((constructor(100))) static void off() { %s; }\n' "$call"; } >"$T/off.cu"
+		real check reduce-sum --file "$T/off.cu" --json
+		expect_rc 1
+		json_expect "d['status'] in ('hazard', 'runtime_error')"
+	done
+	real list exercises --json
+	json_expect "[e['status'] for e in d if e['id'] in ('vector-add', 'reduce-sum') and e['status'] == 'passed'] == []"
+	python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+n = db.execute("select count(*) from attempt where exercise = ?", ("vector-add",)).fetchone()[0]
+sys.exit(0 if n >= 8 else 1)' "$home/progress.db" || note "the progress database lost attempts"
+	# without namespaces: the program can write the cache; what it changed
+	# is built again, and the starter is no pass
+	cp "$T/rc.cu" "$work"
+	noroom() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" unshare --user --map-root-user --mount sh -c \
+		'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh "$BIN" "$@"; }
+	noroom check vector-add --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and 'cache files written: 0' not in d['stderr'] and 'namespaces' not in d.get('sandbox', []) and 'seccomp' in d['sandbox']"
+	cp "$T/starter.cu" "$work"
+	noroom check vector-add --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and 'had changed since it was built' in d['build_note']"
+	# and a process that leaves with setsid still ends with the check
+	clenv CUDALAB_HOME="$home" unshare --user --map-root-user --mount sh -c \
+		'echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' sh \
+		"$BIN" check square --file "$HANG" --timeout 2 --json
+	json_expect "d['status'] == 'timeout' and 'sweep' in d['sandbox']"
+	sleep 1
+	[ -z "$(marked)" ] || note "without namespaces, processes still running: $(marked)"
+}
+
+# --file must be a regular file of bounded size (a device or a FIFO is
+# refused at once, never read); any name works, a newline in it included;
+# what the CLI shows of a program's output carries no control characters.
+file_inputs_are_checked() {
+	cl check square --file /dev/zero
+	expect_rc 2
+	expect_err "/dev/zero is not a regular file"
+	mkfifo "$T/fifo.cu"
+	start=$(date +%s)
+	cl check square --file "$T/fifo.cu"
+	expect_rc 2
+	expect_err "$T/fifo.cu is not a regular file"
+	[ $(( $(date +%s) - start )) -lt 10 ] || note "a FIFO held the check"
+	head -c 5000000 /dev/zero | tr '\0' ' ' >"$T/big.cu"
+	cl check square --file "$T/big.cu"
+	expect_rc 2
+	expect_err "at most 4 MiB"
+	odd="$T/two
+lines \"quoted\".cu"
+	cp "$FIX/variants/wrong.cu" "$odd"
+	cl check square --file "$odd" --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong'"
+	printf 'int solve(int x) { return x * x }\n' >"$odd"
+	cl check square --file "$odd" --json
+	expect_rc 1
+	json_expect "d['status'] == 'compile_error' and 'lines \"quoted\".cu' in d['compile_log'] and 'tmp-' not in d['compile_log']"
+	cl check square --file "$FIX/variants/escapes.cu"
+	expect_rc 1
+	expect_out "?]52;c;cm0gLXJmIH4=?"
+	! grep -q "$(printf '\033')" "$T/out" || note "a control character reached the terminal"
 }
 
 # A real kernel: on a GPU it must pass and be timed; without one the
@@ -835,7 +945,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
