@@ -82,7 +82,7 @@ static void load_gpu(void)
 
 /* The device of CUDALAB_SIMT_PREDICT, read once (a broken file is
  * reported once, then predictions are off). */
-static const struct simt_gpu *predict_gpu(void)
+const struct simt_gpu *simt_predict_gpu(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -175,7 +175,7 @@ static void make_list(struct pm_launch *p)
 
 struct pm_launch *simt_predict_begin(const struct pm_launch_desc *d)
 {
-	const struct simt_gpu *g = predict_gpu();
+	const struct simt_gpu *g = simt_predict_gpu();
 	struct pm_launch *p;
 	uint32_t smem = d->shared_static + d->shared_dyn;
 
@@ -791,6 +791,7 @@ void simt_predict_end(struct pm_launch *p, struct pm_result *out)
 	out->us = r.us;
 	out->kernel_us = r.kernel_us;
 	out->sampled = ran < p->d.nblocks;
+	out->share = p->d.nblocks < p->wave ? (double)p->d.nblocks / (double)p->wave : 1;
 	out->blocks_run = ran;
 	free(tr);
 	free_launch(p);

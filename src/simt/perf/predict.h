@@ -46,12 +46,16 @@ struct pm_launch_desc {
 struct pm_result {
 	double us;              /* predicted duration, launch overhead included */
 	double kernel_us;       /* the kernel alone */
+	double share;           /* the part of the GPU's block slots it fills */
 	bool sampled;           /* not every block ran: outputs are incomplete */
 	uint64_t blocks_run;
 };
 
 /* The device id predictions are for ("" when off): CUDALAB_SIMT_PREDICT. */
 const char *simt_predict_device(void);
+/* Its device file, read once (NULL when off or unreadable, said once). */
+struct simt_gpu;
+const struct simt_gpu *simt_predict_gpu(void);
 
 /* Starts predicting a launch, or returns NULL when predictions are off or
  * the device file cannot be read (said once). */

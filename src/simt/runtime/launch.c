@@ -292,6 +292,15 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 		struct pm_result pr;
 
 		simt_predict_end(L.pm, &pr);
+		simt_tl_kernel(L.lane, L.device, pr.kernel_us, pr.share);
+	} else if (simt_tl_on()) {
+		static bool said;
+
+		if (!said)
+			simt_warn("predict: cooperative launches are not modelled; %s counts as no time",
+				  simt_demangle(fn->name, name, sizeof name));
+		said = true;
+		simt_tl_kernel(L.lane, L.device, 0, 1);
 	}
 	if (simt_counters_on) {
 		L.total.blocks = L.nblocks;
