@@ -118,6 +118,7 @@ static void init_lock(void)
 	pthread_mutex_init(&api_lock, &a);
 	pthread_mutexattr_destroy(&a);
 	init_devices();
+	simt_tl_adopt_device();
 	simt_counters_init(ndevices);
 	simt_hz_init(ndevices);
 }

@@ -167,6 +167,9 @@ cudaError_t simt_kernel_usable(struct simt_kernel *k);
 
 /* Whether operations get modelled times (the time model is on). */
 bool simt_tl_on(void);
+/* With the time model on, the devices simt reports become the GPU it
+ * predicts for (at initialisation). */
+void simt_tl_adopt_device(void);
 /* A kernel of `us` predicted microseconds ran on lane of device, holding
  * `share` of the GPU's block slots (1: all of them). */
 void simt_tl_kernel(uint32_t lane, int device, double us, double share);

@@ -27,7 +27,9 @@
 #include "perf/predict.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define HOST_US_FALLBACK 3.0
 
@@ -48,6 +50,46 @@ static struct engine engines[SIMT_MAX_GPUS][ENG_N];
 bool simt_tl_on(void)
 {
 	return simt_predict_gpu() != NULL;
+}
+
+void simt_tl_adopt_device(void)
+{
+	const struct simt_gpu *g = simt_predict_gpu();
+	struct simt_device d;
+	struct cudaDeviceProp *p = &d.prop;
+	static char name[256];
+	int bus;
+
+	if (!g)
+		return;
+	d = *simt_device();
+	snprintf(name, sizeof name, "simt (predicting %s)", g->name);
+	memset(p->name, 0, sizeof p->name);
+	memcpy(p->name, name, strlen(name) < sizeof p->name - 1 ? strlen(name)
+	       : sizeof p->name - 1);
+	p->major = (int)g->cc;
+	p->minor = (int)(g->cc * 10 + 0.5) % 10;
+	p->multiProcessorCount = (int)g->sms;
+	p->maxThreadsPerMultiProcessor = (int)g->max_threads_per_sm;
+	p->maxBlocksPerMultiProcessor = (int)g->max_blocks_per_sm;
+	p->maxThreadsPerBlock = (int)g->max_threads_per_block;
+	p->regsPerMultiprocessor = (int)g->regs_per_sm;
+	p->regsPerBlock = (int)g->regs_per_sm;
+	p->sharedMemPerMultiprocessor = (size_t)(g->shared_per_sm_kb * 1024);
+	p->sharedMemPerBlockOptin = (size_t)(g->shared_per_block_kb * 1024);
+	p->reservedSharedMemPerBlock = (size_t)g->shared_reserved_per_block;
+	p->l2CacheSize = (int)(g->l2_kb * 1024);
+	if ((size_t)p->persistingL2CacheMaxSize > (size_t)p->l2CacheSize)
+		p->persistingL2CacheMaxSize = p->l2CacheSize * 3 / 4;
+	p->asyncEngineCount = (int)g->copy_engines;
+	p->clusterLaunch = g->arch_num >= 90;
+	/* the bus width stays the profile's; the memory clock gives the
+	 * datasheet bandwidth with it (2 x clock x width / 8) */
+	bus = p->memoryBusWidth > 0 ? p->memoryBusWidth : 4096;
+	d.memory_clock_khz = (int)(g->dram_gbps * 1e9 * 8 / (2.0 * bus) / 1e3 + 0.5);
+	d.clock_khz = (int)(g->clock_mhz * 1000);
+	d.key = g->id;
+	simt_device_adopt(&d);
 }
 
 /* The part of the engine the holds overlapping [s, e) take at most. */
