@@ -1,9 +1,10 @@
 // expect: exit=0 env=CUDALAB_SIMT_PREDICT=timeline env=CUDALAB_SIMT_DEVICES=tests/simt/devices env=CUDALAB_SIMT_PREDICT_QUIET=1
+// gpus: 2
 // The modelled timeline: with the time model on, events time the program
 // as it would run on the named GPU.  The device file
 // (tests/simt/devices/timeline.gpu) gives round host figures: 2 us of host
 // time per enqueued operation, pinned copies at 10 GB/s after 5 us,
-// pageable ones at 4 GB/s, DRAM at 1000 GB/s; the times of copies and
+// pageable ones at 4 GB/s, NVLink at 20 GB/s, DRAM at 1000 GB/s; the times of copies and
 // memsets below are worked out from them by hand.  Kernels' own times come
 // from the model, so for them the test checks the relations CUDA's rules
 // imply (one stream runs them one after another; small grids on two
@@ -189,6 +190,22 @@ int main()
 	CK(cudaEventRecord(e1, s2));
 	both = between(e0, e1);
 	near("full grids on two streams take turns", both, 2 * one - 0.002);
+
+	// a copy to another device without peer access is staged through the
+	// host: 2 + 2 x (5 + 1000) us; with it, over NVLink: 2 + 5 + 500 us
+	char *p1;
+	CK(cudaSetDevice(1));
+	CK(cudaMalloc(&p1, big));
+	CK(cudaSetDevice(0));
+	CK(cudaEventRecord(e0, s1));
+	CK(cudaMemcpyPeerAsync(p1, 1, d, 0, big, s1));
+	CK(cudaEventRecord(e1, s1));
+	near("peer copy without peer access is staged", between(e0, e1), 2.012);
+	CK(cudaDeviceEnablePeerAccess(1, 0));
+	CK(cudaEventRecord(e0, s1));
+	CK(cudaMemcpyPeerAsync(p1, 1, d, 0, big, s1));
+	CK(cudaEventRecord(e1, s1));
+	near("peer copy over NVLink", between(e0, e1), 0.507);
 
 	CK(cudaDeviceSynchronize());
 	if (failures) {

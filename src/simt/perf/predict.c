@@ -217,7 +217,7 @@ static void decide(struct pm_launch *p)
 	per_block = p->first_done_s;
 	per_insn = p->first_insns ? per_block / (double)p->first_insns : 0;
 	full = per_block * (double)p->d.nblocks / (double)p->workers;
-	if (full <= p->budget || !rest) {
+	if (p->budget <= 0 || full <= p->budget || !rest) {
 		p->mode = MODE_FULL;
 		return;
 	}
@@ -247,7 +247,8 @@ bool simt_predict_next(struct pm_launch *p, uint64_t i, uint64_t *block)
 		if (p->mode == MODE_PREFIX && i >= p->n_strata)
 			return false;
 		/* a guard against an estimate far off: three budgets */
-		if (i >= p->n_strata && simt_now() - p->t0 > 3 * p->budget)
+		if (i >= p->n_strata && p->budget > 0 &&
+		    simt_now() - p->t0 > 3 * p->budget)
 			return false;
 	}
 	*block = p->list[i];

@@ -182,7 +182,7 @@ void simt_tl_kernel(uint32_t lane, int device, double us, double share)
 	       us * 1e3, share > 0 ? share : 1);
 }
 
-enum path { H2D, D2H, H2D_PAGEABLE, D2H_PAGEABLE, PEER, D2D, SET };
+enum path { H2D, D2H, H2D_PAGEABLE, D2H_PAGEABLE, PEER, STAGED, D2D, SET };
 
 /* Where p points: 0 pageable host memory, 1 pinned host memory, 2 device
  * memory (managed memory and module variables count as device memory),
@@ -224,6 +224,13 @@ static void transfer(uint32_t lane, int d, enum path path, uint64_t bytes,
 		k = path == H2D_PAGEABLE ? ENG_H2D : ENG_D2H;
 		host_waits = true;
 		break;
+	case STAGED:
+		/* without peer access the driver stages the copy through host
+		 * memory: down one device's PCIe link, up the other's */
+		gbps = g->pcie_gbps / 2;
+		lat_us = 2 * g->pcie_latency_us;
+		k = ENG_PEER;
+		break;
 	case PEER:
 		/* NVLink where the product has it, else through PCIe */
 		gbps = g->nvlink_gbps > 0 ? g->nvlink_gbps : g->pcie_gbps;
@@ -259,7 +266,9 @@ void simt_tl_copy(uint32_t lane, void *dst, const void *src, uint64_t bytes,
 	dk = side(dst, &dd);
 	sk = side(src, &sd);
 	if (dk == 2 && sk == 2)
-		transfer(lane, sd, dd == sd ? D2D : PEER, bytes, false);
+		transfer(lane, sd, dd == sd ? D2D
+			 : simt_peer_enabled(dd, sd) || simt_peer_enabled(sd, dd) ? PEER
+			 : STAGED, bytes, false);
 	else if (dk == 2)
 		transfer(lane, dd, sk ? H2D : H2D_PAGEABLE, bytes, sync);
 	else if (sk == 2)
