@@ -572,15 +572,42 @@ static int by_size(const void *a, const void *b, void *v)
 	return u[y] > u[x] ? 1 : u[y] < u[x] ? -1 : x - y;
 }
 
+/* What limits the launch, in words ("limited by FP32 pipe: 86% of peak;
+ * ..."), and where the schedulers' cycles went. */
+static void limit_text(const struct report *r, char *lim, size_t nl, char *stall, size_t ns)
+{
+	int order[U_COUNT], st[PM_STALLS], i, k;
+	size_t n;
+
+	for (i = 0; i < U_COUNT; i++)
+		order[i] = i;
+	qsort_r(order, U_COUNT, sizeof *order, by_size, (void *)r->util);
+	if (r->util[order[0]] >= 0.6)
+		n = (size_t)snprintf(lim, nl, "limited by %s: %.0f%% of peak",
+				     unit_name[order[0]], r->util[order[0]] * 100);
+	else
+		n = (size_t)snprintf(lim, nl, "limited by latency (no unit above 60%%): %s %.0f%%",
+				     unit_name[order[0]], r->util[order[0]] * 100);
+	for (k = 1; k < 4 && r->util[order[k]] >= 0.01 && n < nl; k++)
+		n += (size_t)snprintf(lim + n, nl - n, "; %s %.0f%%", unit_name[order[k]],
+				      r->util[order[k]] * 100);
+	for (i = 0; i < PM_STALLS; i++)
+		st[i] = i;
+	qsort_r(st, PM_STALLS, sizeof *st, by_size, (void *)r->stall);
+	for (k = 0, n = 0; k < 3 && n < ns; k++)
+		n += (size_t)snprintf(stall + n, ns - n, "%s%s %.0f%%", k ? "; " : "",
+				      stall_name[st[k]], r->stall[st[k]] * 100);
+}
+
 static void print_report(const struct pm_launch *p, const struct report *r,
 			 uint64_t ran, const struct pm_sim_out *o)
 {
 	const struct simt_gpu *g = p->g;
-	char name[512];
-	int order[U_COUNT], st[PM_STALLS], i, k;
+	char name[512], lim[512], stall[512];
 	double secs = r->us * 1e-6;
 
 	short_name(p->d.fn->name, name, sizeof name);
+	limit_text(r, lim, sizeof lim, stall, sizeof stall);
 	fprintf(stderr, "simt: predict: %s<<<(%u,%u,%u),(%u,%u,%u)>>> %.2f us on %s "
 		"(model estimate; ", name, p->d.grid[0], p->d.grid[1], p->d.grid[2],
 		p->d.block[0], p->d.block[1], p->d.block[2], r->us, g->id);
@@ -590,18 +617,7 @@ static void print_report(const struct pm_launch *p, const struct report *r,
 			r->spread * 100);
 	else
 		fprintf(stderr, "every block run)\n");
-	for (i = 0; i < U_COUNT; i++)
-		order[i] = i;
-	qsort_r(order, U_COUNT, sizeof *order, by_size, (void *)r->util);
-	if (r->util[order[0]] >= 0.6)
-		fprintf(stderr, "simt: predict:   limited by %s: %.0f%% of peak",
-			unit_name[order[0]], r->util[order[0]] * 100);
-	else
-		fprintf(stderr, "simt: predict:   limited by latency (no unit above 60%%): "
-			"%s %.0f%%", unit_name[order[0]], r->util[order[0]] * 100);
-	for (k = 1; k < 4 && r->util[order[k]] >= 0.01; k++)
-		fprintf(stderr, "; %s %.0f%%", unit_name[order[k]], r->util[order[k]] * 100);
-	fputc('\n', stderr);
+	fprintf(stderr, "simt: predict:   %s\n", lim);
 	fprintf(stderr, "simt: predict:   achieved %.3g %s/s (%.1f%% of %.3g), DRAM %.3g GB/s "
 		"(%.1f%% of %.0f GB/s)\n",
 		secs > 0 ? r->flops / secs : 0, r->flop_kind,
@@ -621,21 +637,25 @@ static void print_report(const struct pm_launch *p, const struct report *r,
 		fprintf(stderr, "simt: predict:   ptxas spills %u bytes per thread (stores) and reloads "
 			"%u: their traffic is not in the estimate\n", p->res.spill_stores,
 			p->res.spill_loads);
-	for (i = 0; i < PM_STALLS; i++)
-		st[i] = i;
-	qsort_r(st, PM_STALLS, sizeof *st, by_size, (void *)r->stall);
-	fprintf(stderr, "simt: predict:   scheduler cycles:");
-	for (k = 0; k < 3; k++)
-		fprintf(stderr, "%s %s %.0f%%", k ? ";" : "", stall_name[st[k]], r->stall[st[k]] * 100);
-	fputc('\n', stderr);
+	fprintf(stderr, "simt: predict:   scheduler cycles: %s\n", stall);
 	(void)o;
+}
+
+/* s as a JSON string's contents. */
+static void json_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
 }
 
 static void json_report(const struct pm_launch *p, const struct report *r, uint64_t ran)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	const char *path = getenv("CUDALAB_SIMT_PREDICT_OUT");
-	char name[512];
+	char name[512], lim[512], stall[512];
 	FILE *f;
 	int i;
 
@@ -648,12 +668,13 @@ static void json_report(const struct pm_launch *p, const struct report *r, uint6
 		pthread_mutex_unlock(&lock);
 		return;
 	}
+	limit_text(r, lim, sizeof lim, stall, sizeof stall);
 	fputs("{\"kernel\":\"", f);
-	for (i = 0; name[i]; i++)
-		if (name[i] == '"' || name[i] == '\\')
-			fprintf(f, "\\%c", name[i]);
-		else if ((unsigned char)name[i] >= 0x20)
-			fputc(name[i], f);
+	json_text(f, name);
+	fputs("\",\"limits\":\"", f);
+	json_text(f, lim);
+	fputs("\",\"stall_text\":\"", f);
+	json_text(f, stall);
 	fprintf(f, "\",\"device\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],"
 		"\"us\":%.4f,\"kernel_us\":%.4f,\"blocks\":%llu,\"blocks_run\":%llu,"
 		"\"spread\":%.4f,\"flops\":%.6g,\"flop_kind\":\"%s\",\"flop_peak\":%.6g,"
