@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cudalab/util.h"
+#include "predict.h"
 #include "result.h"
 #include "runaway.h"
 
@@ -126,8 +127,8 @@ static void progress_tick(void *ctx)
  * learner set in the shell, CUDALAB_SIMT_CHECKS=0 among it, does not
  * reach a check). */
 struct envs {
-	const char *checker[12], *worker[16];
-	char *own[16];
+	const char *checker[12], *worker[24];
+	char *own[20];
 	size_t n_own;
 };
 
@@ -143,8 +144,15 @@ static const char *own(struct envs *e, char *entry)
 static const char *const simt_settings[] = { "CUDALAB_SIMT_THREADS", "CUDALAB_SIMT_DEVICE",
 					     "CUDALAB_SIMT_NCCL_TIMEOUT" };
 
-static void pass_settings(struct envs *e, int *nc, int *nw)
+/* What both programs of a run on simt get: as many simulated devices as
+ * the exercise needs, the learner's choice of simt_settings, and for a
+ * sanitizer-built simt (make SANITIZE=...) no leak report (the harness's
+ * own host allocations are no leak of simt's, and LeakSanitizer's ptrace
+ * is not the program's to use). */
+static void simt_common(struct envs *e, const struct run_judge *j, int *nc, int *nw)
 {
+	e->worker[(*nw)++] = e->checker[(*nc)++] =
+		own(e, xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(j->req)));
 	for (size_t i = 0; i < sizeof simt_settings / sizeof simt_settings[0]; i++) {
 		const char *v = getenv(simt_settings[i]);
 
@@ -152,6 +160,42 @@ static void pass_settings(struct envs *e, int *nc, int *nw)
 			e->worker[(*nw)++] = e->checker[(*nc)++] =
 				own(e, xasprintf("%s=%s", simt_settings[i], v));
 	}
+	if (j->probe->simt_sanitize & RUN_SAN_ADDRESS) {
+		const char *a = getenv("ASAN_OPTIONS");
+
+		e->worker[(*nw)++] = e->checker[(*nc)++] =
+			own(e, xasprintf("ASAN_OPTIONS=%s%sdetect_leaks=0", a ? a : "", a ? ":" : ""));
+	}
+}
+
+/* The worker's settings of simt's time model for req->predict (predict.c):
+ * predictions for that GPU, their report in out when it is open; a
+ * predicted bench (bench) runs without the checks, a check's worker with
+ * every block run.  Without req->predict the model stays off whatever
+ * the shell says. */
+static void predict_env(struct envs *e, const struct run_request *req, const struct report *out,
+			int bench, int *nw)
+{
+	char *devices;
+
+	if (!req->predict || (!bench && req->mode != RUN_CHECK)) {
+		e->worker[(*nw)++] = "CUDALAB_SIMT_PREDICT=";
+		return;
+	}
+	devices = run_devices_path(req->content);
+	e->worker[(*nw)++] = own(e, xasprintf("CUDALAB_SIMT_PREDICT=%s", req->predict));
+	e->worker[(*nw)++] = own(e, xasprintf("CUDALAB_SIMT_DEVICES=%s", devices));
+	if (out && out->entry)
+		e->worker[(*nw)++] = out->entry;
+	e->worker[(*nw)++] = "CUDALAB_SIMT_PREDICT_QUIET=1";
+	e->worker[(*nw)++] = bench ? "CUDALAB_SIMT_CHECKS=0" : "CUDALAB_SIMT_PREDICT_BUDGET=0";
+	free(devices);
+}
+
+/* The report's path for reading it back here (predict.c reads files). */
+static char *report_path(const struct report *r)
+{
+	return r->fd >= 0 ? xasprintf("/dev/fd/%d", r->fd) : NULL;
 }
 
 static void envs_free(struct envs *e)
@@ -170,10 +214,10 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 	char *argv[] = { NULL, "--mode", (char *)run_mode_name(req->mode), NULL, NULL, NULL };
 	char *cargv[6], *wargv[6];
 	struct progress_watch watch = { req, NULL, "" };
-	struct report hz = { -1, -1, NULL }, ct = { -1, -1, NULL };
+	struct report hz = { -1, -1, NULL }, ct = { -1, -1, NULL }, pr = { -1, -1, NULL };
 	struct run_child kids[2];
 	struct envs e;
-	int chan[2] = { -1, -1 }, give_c[1], give_w[3], nw = 0, nc = 0, nwg = 0, rc = 0;
+	int chan[2] = { -1, -1 }, give_c[1], give_w[4], nw = 0, nc = 0, nwg = 0, rc = 0;
 	int simt = res->backend == BACKEND_SIMT;
 
 	memset(&e, 0, sizeof e);
@@ -197,8 +241,6 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 	e.checker[nc++] = own(&e, xasprintf("CUDALAB_JUDGE=checker %d", chan[0]));
 	e.worker[nw++] = own(&e, xasprintf("CUDALAB_JUDGE=worker %d", chan[1]));
 	if (simt) {
-		int gpus = run_gpus_needed(req);
-
 		report_open(&hz, "CUDALAB_SIMT_HAZARDS", "cudalab-hazards");
 		report_open(&ct, "CUDALAB_SIMT_COUNTERS", "cudalab-counters");
 		if (hz.entry) {
@@ -209,26 +251,22 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 			give_w[nwg++] = ct.child;
 			e.worker[nw++] = ct.entry;
 		}
+		/* a check's predictions come from schedule 0's worker */
+		if (req->predict && req->mode == RUN_CHECK && schedule == 0) {
+			report_open(&pr, "CUDALAB_SIMT_PREDICT_OUT", "cudalab-predictions");
+			if (pr.entry)
+				give_w[nwg++] = pr.child;
+		}
+		predict_env(&e, req, &pr, 0, &nw);
 		e.worker[nw++] = "CUDALAB_SIMT_CHECKS=1";
 		e.worker[nw++] = own(&e, xasprintf("CUDALAB_SIMT_SCHEDULE=%u", schedule));
 		if (budget)
 			e.worker[nw++] = own(&e, xasprintf("CUDALAB_SIMT_MAX_INSTRUCTIONS=%llu",
 							   (unsigned long long)budget));
-		/* as many simulated devices as the exercise needs */
-		e.worker[nw++] = e.checker[nc++] = own(&e, xasprintf("CUDALAB_SIMT_GPUS=%d", gpus));
 		/* the checker's own device work needs no hazard checks */
 		e.checker[nc++] = "CUDALAB_SIMT_CHECKS=0";
-		pass_settings(&e, &nc, &nw);
+		simt_common(&e, j, &nc, &nw);
 		res->schedule = schedule;
-	}
-	/* a sanitizer-built simt (make SANITIZE=...): the harness's own host
-	 * allocations are no leak of simt's, and LeakSanitizer's ptrace is
-	 * not the program's to use */
-	if (simt && (j->probe->simt_sanitize & RUN_SAN_ADDRESS)) {
-		const char *a = getenv("ASAN_OPTIONS");
-
-		e.worker[nw++] = e.checker[nc++] =
-			own(&e, xasprintf("ASAN_OPTIONS=%s%sdetect_leaks=0", a ? a : "", a ? ":" : ""));
 	}
 	if (req->progress && (watch.path = cache_file(j->cache, "progress")))
 		e.checker[nc++] = own(&e, xasprintf("CUDALAB_PROGRESS=%s", watch.path));
@@ -269,6 +307,12 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 		char *hazards = report_text(&hz), *counters = report_text(&ct);
 
 		run_interpret(req, res, &kids[1], &kids[0], counters, hazards);
+		if (pr.fd >= 0) {
+			char *path = report_path(&pr);
+
+			run_prediction_attach(req, res, path);
+			free(path);
+		}
 		free(hazards);
 		free(counters);
 	}
@@ -279,6 +323,7 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 	run_child_free(&kids[1]);
 	report_close(&hz);
 	report_close(&ct);
+	report_close(&pr);
 	envs_free(&e);
 	return rc;
 }
@@ -463,9 +508,76 @@ static int check_on_simt(const struct run_judge *j, struct run_result *res)
 	return 0;
 }
 
+/* A passed bench on simt runs once more, at the GPU's sizes with the
+ * time model on (lab.predicting()): the worker alone, in its sandbox, with
+ * no checker, for its outputs are incomplete by design.  What it says of
+ * itself (its time, its figures) and simt's report of its launches go to
+ * res's prediction, which informs and decides nothing: the verdict stays
+ * the checked run's.  Returns -1 with res->error when it could not run. */
+static int predict_bench(const struct run_judge *j, struct run_result *res)
+{
+	const struct run_request *req = j->req;
+	char seed[32], *path;
+	char *argv[] = { (char *)j->worker, "--mode", "bench", NULL, NULL, NULL };
+	struct report pr = { -1, -1, NULL };
+	struct run_result p;
+	struct run_child kid;
+	struct envs e;
+	int give[1], nw = 0, nc = 0, ng = 0, rc = 0;
+
+	memset(&e, 0, sizeof e);
+	memset(&kid, 0, sizeof kid);
+	if (req->seed >= 0) {
+		snprintf(seed, sizeof seed, "%ld", req->seed);
+		argv[3] = "--seed";
+		argv[4] = seed;
+	}
+	report_open(&pr, "CUDALAB_SIMT_PREDICT_OUT", "cudalab-predictions");
+	if (pr.entry)
+		give[ng++] = pr.child;
+	predict_env(&e, req, &pr, 1, &nw);
+	simt_common(&e, j, &nc, &nw);
+	e.worker[nw] = NULL;
+	kid.argv = argv;
+	kid.env = e.worker;
+	kid.clean_env = 1;
+	kid.timeout_s = res->timeout_s;
+	kid.cap = OUTPUT_CAP;
+	kid.want_result = 1;
+	kid.give_fds = give;
+	kid.n_give = (size_t)ng;
+	kid.sandbox = j->sandbox;
+	kid.cancel = req->cancel;
+	run_result_init(&p);
+	p.backend = res->backend;
+	run_phase(req, "predicting the time on a GPU");
+	if (run_child_exec(&kid) != 0 || kid.cancelled) {
+		res->error = kid.cancelled ? xstrdup("stopped before the program finished")
+					   : xasprintf("cannot run %s: %s", j->worker, strerror(errno));
+		rc = -1;
+	} else {
+		run_interpret_alone(&p, &kid);
+		path = report_path(&pr);
+		run_prediction_attach(req, &p, path);
+		free(path);
+		run_prediction_take(res, &p);
+	}
+	run_result_free(&p);
+	run_child_free(&kid);
+	report_close(&pr);
+	envs_free(&e);
+	return rc;
+}
+
 int run_judge(const struct run_judge *j, struct run_result *res)
 {
-	if (res->backend == BACKEND_SIMT && j->req->mode == RUN_CHECK)
+	int simt = res->backend == BACKEND_SIMT;
+
+	if (simt && j->req->mode == RUN_CHECK)
 		return check_on_simt(j, res);
-	return run_once(j, res, 0, res->backend == BACKEND_SIMT ? own_budget() : 0);
+	if (run_once(j, res, 0, simt ? own_budget() : 0) != 0)
+		return -1;
+	if (simt && j->req->predict && res->status == RUN_PASS)
+		return predict_bench(j, res);
+	return 0;
 }

@@ -53,6 +53,8 @@ void run_result_free(struct run_result *res)
 	free(res->nondeterminism);
 	free(res->backend_note);
 	free(res->build_note);
+	run_prediction_free(res->prediction);
+	free(res->prediction);
 	run_result_init(res);
 }
 
@@ -414,13 +416,9 @@ static cJSON *checker_object(const struct run_child *checker, const char **bad)
 	return NULL;
 }
 
-void run_interpret(const struct run_request *req, struct run_result *res,
-		   const struct run_child *worker, const struct run_child *checker,
-		   const char *counters, const char *hazards)
+/* What the program that ran the learner's code printed, and how it ended. */
+static void take_end(struct run_result *res, const struct run_child *worker)
 {
-	cJSON *h, *simt, *hz;
-	const char *bad = NULL;
-
 	res->out = xstrdup(worker->out ? worker->out : "");
 	res->err = xstrdup(worker->err ? worker->err : "");
 	res->out_truncated = worker->out_dropped;
@@ -430,6 +428,16 @@ void run_interpret(const struct run_request *req, struct run_result *res,
 	res->signal = WIFSIGNALED(worker->status) && !worker->timed_out ? WTERMSIG(worker->status)
 									 : 0;
 	res->sandbox = worker->sandboxed;
+}
+
+void run_interpret(const struct run_request *req, struct run_result *res,
+		   const struct run_child *worker, const struct run_child *checker,
+		   const char *counters, const char *hazards)
+{
+	cJSON *h, *simt, *hz;
+	const char *bad = NULL;
+
+	take_end(res, worker);
 	h = checker_object(checker, &bad);
 	if (h && !worker->timed_out)
 		read_report(res, h);
@@ -444,6 +452,19 @@ void run_interpret(const struct run_request *req, struct run_result *res,
 	else
 		cJSON_Delete(hz);
 	run_result_json(res, req, h, simt);
+}
+
+void run_interpret_alone(struct run_result *res, const struct run_child *alone)
+{
+	const char *bad = NULL;
+	cJSON *h;
+
+	take_end(res, alone);
+	h = alone->timed_out ? NULL : checker_object(alone, &bad);
+	if (h)
+		read_report(res, h);
+	decide(res, alone, alone, h, bad);
+	cJSON_Delete(h);
 }
 
 void run_result_note(struct run_result *res, const char *key, const char *text)
@@ -590,6 +611,7 @@ int run_result_from_json(const char *json, struct run_result *res)
 	if (str(o, "nondeterminism"))
 		res->nondeterminism = xstrdup(str(o, "nondeterminism"));
 	res->cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "cached"));
+	res->prediction = run_prediction_from_json(cJSON_GetObjectItemCaseSensitive(o, "prediction"));
 	errs = cJSON_GetObjectItemCaseSensitive(o, "compile_errors");
 	if (cJSON_GetArraySize(errs) > 0)
 		res->errors = xcalloc((size_t)cJSON_GetArraySize(errs), sizeof *res->errors);

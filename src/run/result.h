@@ -16,6 +16,10 @@ void run_result_init(struct run_result *res);
 void run_interpret(const struct run_request *req, struct run_result *res,
 		   const struct run_child *worker, const struct run_child *checker,
 		   const char *counters, const char *hazards);
+/* Fills res's status, summary, timing and figures from a program that
+ * ran alone (a predicted bench, lab.predicting()) and wrote its own
+ * result: its word, informative only, never a verdict; no JSON. */
+void run_interpret_alone(struct run_result *res, const struct run_child *alone);
 /* Sets key to text in res->json (and "status" again with "summary"). */
 void run_result_note(struct run_result *res, const char *key, const char *text);
 /* Fills res for a build that failed. */

@@ -381,6 +381,50 @@ racy_reduce_sum_is_never_a_pass() {
 	expect_err "simt reported 2 hazards (above); exit status 123 (the program's own was 0)"
 }
 
+# A bench on simt predicts the time on a GPU (simt's time model): by
+# default on an H100 SXM, with --predict on another, never with predict =
+# off; an unknown device or a bad config value is an error that names the
+# known ones.  vector-add at its GPU size moves 3 x 2^26 x 4 bytes, which
+# at the H100 SXM datasheet's 3.35 TB/s takes 240 us: the prediction
+# cannot be faster, and a bandwidth-bound kernel is not twice as slow.
+simt_bench_predicts_the_gpu_time() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	home=$T/predict-home
+	mkdir -p "$home"
+	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
+	sol=$SRC/exercises/vector-add/solution.cu
+	real bench vector-add --file "$sol" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['prediction']['device'] == 'h100-sxm' and 240.4 <= d['prediction']['ms'] * 1000 <= 400 and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and 'DRAM' in d['prediction']['launches'][0]['limits'] and 'predicted' in d['summary']"
+	real bench vector-add --file "$sol"
+	expect_out "predicted on NVIDIA H100 SXM5 80GB (h100-sxm): "
+	expect_out "limited by DRAM bandwidth"
+	real check vector-add --file "$sol" --predict t4 --json
+	expect_rc 0
+	json_expect "d['prediction']['device'] == 't4' and 'ms' not in d['prediction'] and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and d['prediction']['launches'][0]['blocks'] == d['prediction']['launches'][0]['blocks_run']"
+	real check vector-add --file "$sol" --predict nosuch
+	expect_rc 2
+	expect_err "unknown device 'nosuch'"
+	expect_err "known: a100-sxm h100-pcie h100-sxm"
+	printf 'predict = off\n' >"$home/config"
+	real bench vector-add --file "$sol" --json
+	expect_rc 0
+	json_expect "'prediction' not in d"
+	printf '# mine\npredict = h100 sxm\n' >"$home/config"
+	real bench vector-add --file "$sol"
+	expect_rc 2
+	expect_err "config:2: predict 'h100 sxm' is neither a device id"
+	rm -f "$home/config"
+	# the learner's shell does not make the bench's check skip its
+	# comparisons (a predicted run compares nothing)
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		CUDALAB_SIMT_PREDICT=h100-sxm "$BIN" bench vector-add \
+		--file "$SRC/exercises/vector-add/kernel.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and 'prediction' not in d"
+}
+
 # A multi-device ring whose streams wait for no events passes every value
 # check on simt (it runs one operation at a time) but is a hazard: the
 # stream order finds the peer copies and kernels that nothing orders.
@@ -945,7 +989,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do

@@ -28,7 +28,7 @@
  *            whether a second download follows (the canary recheck of
  *            Lab::expect) and its count + guard elements
  *   timing   samples, median, min, mean, stdev, noise, L2 flushed,
- *            batched, emulated, calls
+ *            batched, emulated, outlived, calls
  *   error    name, message, where (the worker ended with a runtime error)
  *   finish   calls of solve (the harness ran to its end) */
 #ifndef CUDALAB_LAB_JUDGE_H
@@ -388,7 +388,8 @@ public:
         Pack p;
         p.u64(t.stats.n).f64(t.stats.median).f64(t.stats.min).f64(t.stats.mean);
         p.f64(t.stats.stdev).f64(t.stats.noise_pct);
-        p.u32(t.l2_flushed).u32((uint32_t)t.batched).u32(t.emulated).u64((uint64_t)calls);
+        p.u32(t.l2_flushed).u32((uint32_t)t.batched).u32(t.emulated).u32(t.outlived);
+        p.u64((uint64_t)calls);
         give(Msg::timing, p);
     }
     /* The worker's timing, as measured in the worker: numbers in range,
@@ -410,6 +411,7 @@ public:
         t->l2_flushed = u.u32() != 0;
         t->batched = (int)u.u32();
         t->emulated = u.u32() != 0;
+        t->outlived = u.u32() != 0;
         *calls = (long long)u.u64();
         if (!u.done() || !ok || t->batched < 1 || t->batched > 1000000 || *calls < 0)
             return diverged("a timing that is out of range");
