@@ -9,6 +9,10 @@
 #include "cudalab/run.h"
 #include "cudalab/util.h"
 
+/* A check request's header, as the near side writes it. */
+#define NONCE "0123456789abcdef0123456789abcdef"
+#define CHECK_HEAD "cudalab-remote 2\nmode check\nexercise a\nseed -1\ntimeout 0\nnonce " NONCE "\n"
+
 static int parse(const char *text, struct run_remote_request *rq, char **error)
 {
 	return run_remote_request_parse(text, strlen(text), rq, error);
@@ -23,14 +27,15 @@ Test(remote, request_round_trip_keeps_every_byte)
 		{ "source/kernel.cu", (char *)odd, sizeof odd - 1 },
 	};
 	struct run_remote_request rq = { .mode = RUN_BENCH, .exercise = "vector-add", .seed = 7,
-					 .timeout_s = 2.5, .files = files, .n_files = 2 }, back;
+					 .timeout_s = 2.5, .files = files, .n_files = 2,
+					 .nonce = NONCE }, back;
 	struct strbuf sb;
 	char *error = NULL;
 
 	sb_init(&sb);
 	run_remote_request_text(&rq, &sb);
-	cr_assert(str_starts(sb.s, "cudalab-remote 1\nmode bench\nexercise vector-add\nseed 7\n"
-			     "timeout 2.5\nfile exercise/harness.cu 14\nint main() {}\n\n"));
+	cr_assert(str_starts(sb.s, "cudalab-remote 2\nmode bench\nexercise vector-add\nseed 7\n"
+			     "timeout 2.5\nnonce " NONCE "\nfile exercise/harness.cu 14\nint main() {}\n\n"));
 	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
 	cr_expect_eq(back.mode, RUN_BENCH);
 	cr_expect_str_eq(back.exercise, "vector-add");
@@ -49,27 +54,27 @@ Test(remote, bad_requests_are_refused_with_a_reason)
 	static const struct {
 		const char *text, *why;
 	} bad[] = {
-		{ "cudalab-remote 2\nend\n", "protocol 2 asked for" },
+		{ "cudalab-remote 1\nend\n", "protocol 1 asked for" },
 		{ "hello\n", "does not start with" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-		  "file ../etc/passwd 1\nx\nend\n", "bad file name \"../etc/passwd\"" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-		  "file exercise/.hidden 1\nx\nend\n", "bad file name" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-		  "file source/a/b.cu 1\nx\nend\n", "bad file name" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-		  "file source/k.cu 10\nabc\nend\n", "are not all there" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-		  "file source/k.cu 1\na\nfile source/k.cu 1\nb\nend\n", "sent twice" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nend\n", "lacks mode, exercise" },
-		{ "cudalab-remote 1\nmode check\nexercise ../a\nseed -1\ntimeout 0\nend\n",
-		  "bad request line" },
-		{ "cudalab-remote 1\nmode check\nexercise a\nseed -5\ntimeout 0\nend\n",
-		  "bad request line" },
-		{ "cudalab-remote 1\nmode run\nend\n", "a run request takes mode and timeout" },
-		{ "cudalab-remote 1\nmode bench\nexercise a\nseed -1\ntimeout 0\n"
+		{ CHECK_HEAD "file ../etc/passwd 1\nx\nend\n", "bad file name \"../etc/passwd\"" },
+		{ CHECK_HEAD "file exercise/.hidden 1\nx\nend\n", "bad file name" },
+		{ CHECK_HEAD "file source/a/b.cu 1\nx\nend\n", "bad file name" },
+		{ CHECK_HEAD "file source/k.cu 10\nabc\nend\n", "are not all there" },
+		{ CHECK_HEAD "file source/k.cu 1\na\nfile source/k.cu 1\nb\nend\n", "sent twice" },
+		{ "cudalab-remote 2\nmode check\nexercise a\nend\n", "lacks mode, exercise" },
+		/* a check request carries a nonce of 32 hex digits, which its result must repeat */
+		{ "cudalab-remote 2\nmode check\nexercise a\nseed -1\ntimeout 0\nend\n",
+		  "lacks mode, exercise, seed, timeout or nonce" },
+		{ "cudalab-remote 2\nmode check\nexercise a\nseed -1\ntimeout 0\nnonce 12ab\nend\n",
+		  "bad request line \"nonce 12ab\"" },
+		{ "cudalab-remote 2\nmode check\nexercise ../a\nseed -1\ntimeout 0\nnonce " NONCE
+		  "\nend\n", "bad request line" },
+		{ "cudalab-remote 2\nmode check\nexercise a\nseed -5\ntimeout 0\nnonce " NONCE
+		  "\nend\n", "bad request line" },
+		{ "cudalab-remote 2\nmode run\nend\n", "a run request takes mode and timeout" },
+		{ "cudalab-remote 2\nmode bench\nexercise a\nseed -1\ntimeout 0\nnonce " NONCE "\n"
 		  "arg 5000\nx\nend\n", "bad arg of 5000 bytes" },
-		{ "cudalab-remote 1\nmode check\n", "ends before" },
+		{ "cudalab-remote 2\nmode check\n", "ends before" },
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -88,7 +93,7 @@ Test(remote, bad_requests_are_refused_with_a_reason)
 Test(remote, request_carries_the_gpus_an_exercise_needs)
 {
 	struct run_remote_request rq = { .mode = RUN_CHECK, .exercise = "ring", .seed = -1,
-					 .gpus = 4 }, back;
+					 .gpus = 4, .nonce = NONCE }, back;
 	struct strbuf sb;
 	char *error = NULL;
 
@@ -109,12 +114,10 @@ Test(remote, request_carries_the_gpus_an_exercise_needs)
 	run_remote_request_free(&back);
 	sb_free(&sb);
 
-	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-			   "gpus 65\nend\n", &back, &error), -1);
+	cr_expect_eq(parse(CHECK_HEAD "gpus 65\nend\n", &back, &error), -1);
 	cr_expect(error && strstr(error, "bad request line \"gpus 65\""), "%s", error);
 	free(error);
-	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-			   "gpus 0\nend\n", &back, &error), -1);
+	cr_expect_eq(parse(CHECK_HEAD "gpus 0\nend\n", &back, &error), -1);
 	free(error);
 }
 
@@ -232,7 +235,7 @@ Test(remote, run_requests_carry_arguments_and_macros)
 
 	sb_init(&sb);
 	run_remote_request_text(&rq, &sb);
-	cr_assert(str_starts(sb.s, "cudalab-remote 1\nmode run\ntimeout 3\narg 9\ntwo words\n"));
+	cr_assert(str_starts(sb.s, "cudalab-remote 2\nmode run\ntimeout 3\narg 9\ntwo words\n"));
 	cr_assert_eq(run_remote_request_parse(sb.s, sb.len, &back, &error), 0, "%s", error);
 	cr_expect(back.program);
 	cr_assert_eq(back.n_args, 3);
@@ -242,11 +245,10 @@ Test(remote, run_requests_carry_arguments_and_macros)
 	cr_expect_str_eq(back.defines[0], "N=4");
 	run_remote_request_free(&back);
 	sb_free(&sb);
-	cr_expect_eq(parse("cudalab-remote 1\nmode check\nexercise a\nseed -1\ntimeout 0\n"
-			   "arg 1\nx\nend\n", &back, &error), -1);
+	cr_expect_eq(parse(CHECK_HEAD "arg 1\nx\nend\n", &back, &error), -1);
 	cr_expect(error && strstr(error, "takes no arg"), "%s", error);
 	free(error);
-	cr_expect_eq(parse("cudalab-remote 1\nmode run\ntimeout 0\nexercise a\nend\n", &back,
+	cr_expect_eq(parse("cudalab-remote 2\nmode run\ntimeout 0\nexercise a\nend\n", &back,
 			   &error), -1);
 	free(error);
 }
