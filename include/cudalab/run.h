@@ -171,6 +171,7 @@ struct run_nvcc {
 	int compile_only;               /* -c: an object, nothing linked */
 	int hidden;                     /* the host code's symbols get hidden visibility */
 	unsigned libs;                  /* RUN_LIB_*: linked on the GPU backend */
+	const char *deps;               /* -MD -MF deps: the files the compile reads */
 };
 
 /* Libraries a program needs linked on a GPU, known from the headers it
@@ -220,6 +221,11 @@ int run_mangled_in_lab(const char *sym, char *name, size_t size);
  * in it); NULL-terminated, free with run_argv_free.  NULL when data is
  * no such object. */
 char **run_object_lab_defs(const void *data, size_t len);
+/* The files a dependency file (nvcc -MD -MF, make's syntax: "TARGET: DEP
+ * DEP \\<newline> DEP", a blank or '#' in a name escaped with '\\' and a
+ * '$' doubled) names after its first target; NULL-terminated, free with
+ * run_argv_free.  NULL when text has no "TARGET:" rule. */
+char **run_deps_parse(const char *text);
 
 /* --- exercises --------------------------------------------------------- */
 

@@ -28,16 +28,12 @@
 
 /* Bumped when the way programs are built changes in a way the flags
  * alone do not show. */
-#define BUILD_RECIPE "cudalab-build-2"
+#define BUILD_RECIPE "cudalab-build-3"
 #define CACHE_KEEP 64
 #define COMPILE_TIMEOUT_S 300.0
 #define LOG_CAP (1u << 20)
-
-
-
-
-
-
+/* nvcc's list of the files the learner's compile read (-MD -MF) */
+#define DEPS_FILE "kernel.d"
 
 struct hasher {
 	uint64_t h;
@@ -68,8 +64,6 @@ static int is_header(const char *name)
 {
 	return str_ends(name, ".h") || str_ends(name, ".cuh") || str_ends(name, ".hpp");
 }
-
-
 
 /* Hashes the file dir/name: its name under name_tag, then its text (empty
  * when it cannot be read) under text_tag. */
@@ -145,11 +139,13 @@ struct step {
 
 /* Include paths: the harness library's folder, then for the harness its
  * exercise's folder, for the learner's file its own folder, never the
- * exercise's (whose solution.cu is no file of the learner's to include). */
+ * exercise's (whose solution.cu is no file of the learner's to include);
+ * the learner's compile also lists the files it reads (DEPS_FILE). */
 static char **build_argv(const struct run_build *b, const struct step *st, const char *dir)
 {
 	char *src_dir = st->real ? dir_of(st->real) : xstrdup("");
 	char *copy = st->copy ? path_join(dir, st->copy) : NULL, *out = path_join(dir, st->output);
+	char *deps = st->kind == STEP_LEARNER ? path_join(dir, DEPS_FILE) : NULL;
 	const char *inc[2], *srcs[2];
 	size_t n_inc = 0, n_src = 0;
 	struct run_nvcc n;
@@ -181,7 +177,9 @@ static char **build_argv(const struct run_build *b, const struct step *st, const
 	n.optimize = 1;
 	n.compile_only = st->kind != STEP_LINK;
 	n.hidden = st->kind == STEP_HARNESS;
+	n.deps = deps;
 	argv = run_nvcc_argv(&n);
+	free(deps);
 	free(copy);
 	free(out);
 	free(src_dir);
@@ -524,6 +522,75 @@ static void refuse_lab_defs(struct run_build *b, const char *object)
 	free(data);
 }
 
+/* Whether the file st describes is one of the exercise's folder's but
+ * its harness: in the folder by its real path (a link resolved), or the
+ * same file as one there (a hard link). */
+static int exercise_file(const struct run_build *b, const char *path, const struct stat *st)
+{
+	char *real = realpath(path, NULL), *dir = realpath(b->ex_dir, NULL);
+	struct stat hs;
+	int in = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (stat(b->harness, &hs) == 0 && hs.st_dev == st->st_dev && hs.st_ino == st->st_ino)
+		goto done;
+	in = real && dir && str_starts(real, dir) && real[strlen(dir)] == '/';
+	for (d = in ? NULL : opendir(b->ex_dir); d && !in && (e = readdir(d));) {
+		char *p = path_join(b->ex_dir, e->d_name);
+		struct stat es;
+
+		in = stat(p, &es) == 0 && S_ISREG(es.st_mode) && es.st_dev == st->st_dev &&
+		     es.st_ino == st->st_ino;
+		free(p);
+	}
+	if (d)
+		closedir(d);
+done:
+	free(real);
+	free(dir);
+	return in;
+}
+
+/* A learner's file that reads a file of the exercise's folder (its
+ * solution.cu, by an absolute path or a link) is refused: the folder is
+ * off the include path, but nvcc runs outside the sandbox and would read
+ * any path it is given.  One "cudalab:" line per file, from nvcc's list
+ * of what the compile read; a compile that left no list is refused too.
+ * The learner's file itself may lie there (a check of the solution). */
+static void refuse_exercise_files(struct run_build *b, const char *tmp)
+{
+	char *path = path_join(tmp, DEPS_FILE), *text = run_read_text(path, NULL);
+	char **deps = text ? run_deps_parse(text) : NULL;
+	struct stat own;
+	int have_own = stat(b->source, &own) == 0;
+
+	if (!deps) {
+		add_log(b, "cudalab: nvcc did not say which files the compile read; a check "
+			   "needs to know\n");
+		b->failed = 1;
+	}
+	for (size_t i = 0; deps && deps[i]; i++) {
+		struct stat st;
+		char *line;
+
+		/* the file itself is listed too (its copy's #line names it) */
+		if (stat(deps[i], &st) != 0 ||
+		    (have_own && st.st_dev == own.st_dev && st.st_ino == own.st_ino) ||
+		    !exercise_file(b, deps[i], &st))
+			continue;
+		line = xasprintf("cudalab: %s includes %s, a file of the exercise's folder: a check "
+				 "compiles your file without the exercise's files\n", b->source,
+				 deps[i]);
+		add_log(b, line);
+		free(line);
+		b->failed = 1;
+	}
+	run_argv_free(deps);
+	free(text);
+	free(path);
+}
+
 static char *temp_build_dir(struct run_build *b)
 {
 	char *tmp = xasprintf("%s/tmp-XXXXXX", b->cache);
@@ -618,6 +685,8 @@ static int program(struct run_build *b, const struct step *ks, struct step *link
 	if (compile_copy(b, ks, tmp) != 0)
 		goto done;
 	rc = 0;
+	if (!b->failed)
+		refuse_exercise_files(b, tmp);
 	if (!b->failed)
 		refuse_lab_defs(b, kobj);
 	if (b->failed)

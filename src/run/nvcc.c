@@ -94,6 +94,11 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 	/* a harness object exports nothing a program could interpose on */
 	if (n->hidden)
 		push(&a, xstrdup("-Xcompiler=-fvisibility=hidden"));
+	if (n->deps) {
+		push(&a, xstrdup("-MD"));
+		push(&a, xstrdup("-MF"));
+		push(&a, xstrdup(n->deps));
+	}
 	if (n->compile_only)
 		push(&a, xstrdup("-c"));
 	push(&a, xstrdup("-o"));
@@ -376,12 +381,17 @@ static int gcc_error(struct error_list *l, const char *s, size_t len)
 	return 0;
 }
 
-/* Errors that name no source line: the linker's and nvcc's own. */
+/* Errors that name no source line: the linker's, nvcc's own, and the
+ * build's ("cudalab: MSG", a file cudalab refuses). */
 static int other_error(struct error_list *l, const char *s, size_t len)
 {
 	const char *hit = strstr(s, "undefined reference to ");
 	const char *line_end = s + len;
 
+	if (str_starts(s, "cudalab: ")) {
+		add_error(l, NULL, 0, 0, s + 9, len - 9);
+		return 1;
+	}
 	if (hit && hit < line_end) {
 		add_error(l, NULL, 0, 0, hit, (size_t)(line_end - hit));
 		return 1;
@@ -635,4 +645,67 @@ char **run_object_lab_defs(const void *data, size_t len)
 		}
 	}
 	return out.v;
+}
+
+/* The next name of a rule at *p (escapes undone), advanced past it; NULL
+ * at the end of the rule. */
+static char *dep_word(const char **p)
+{
+	const char *s = *p;
+	struct strbuf sb;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (s[0] == '\\' && s[1] == '\n')
+			s += 2; /* a continued line */
+		else if (s[0] == '\\' && s[1] == '\r' && s[2] == '\n')
+			s += 3;
+		else
+			break;
+	}
+	if (!*s || *s == '\n') {
+		*p = s;
+		return NULL;
+	}
+	sb_init(&sb);
+	sb_puts(&sb, "");
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n') {
+		if (s[0] == '\\' && (s[1] == ' ' || s[1] == '\t' || s[1] == '#' || s[1] == '\\')) {
+			sb_putc(&sb, s[1]);
+			s += 2;
+		} else if (s[0] == '\\' && (s[1] == '\n' || (s[1] == '\r' && s[2] == '\n'))) {
+			break;
+		} else if (s[0] == '$' && s[1] == '$') {
+			sb_putc(&sb, '$');
+			s += 2;
+		} else {
+			sb_putc(&sb, *s++);
+		}
+	}
+	*p = s;
+	return sb_steal(&sb);
+}
+
+char **run_deps_parse(const char *text)
+{
+	const char *p = text ? text : "";
+	char **v = NULL, *w;
+	size_t n = 0, cap = 0;
+	int target = 1;
+
+	while (target && (w = dep_word(&p))) {
+		/* the target ends at its ':' ("x.o:" or "x.o :") */
+		target = w[strlen(w) - 1] != ':';
+		free(w);
+	}
+	if (target)
+		return NULL;
+	while ((w = dep_word(&p))) {
+		xgrow((void **)&v, &cap, n + 2, sizeof *v);
+		v[n++] = w;
+	}
+	xgrow((void **)&v, &cap, n + 1, sizeof *v);
+	v[n] = NULL;
+	return v;
 }

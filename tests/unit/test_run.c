@@ -243,6 +243,43 @@ Test(run, log_errors_none_in_a_clean_log)
 	run_compile_errors_free(e, 0);
 }
 
+/* nvcc -MD -MF writes make's syntax: the target, then the files, escaped
+ * blanks, continued lines. */
+Test(run, deps_name_every_file_read)
+{
+	const char *text = "/b/kernel.o : /b/kernel.cu \\\n"
+			   "    /usr/include/stdio.h \\\n"
+			   "    /home/me/my\\ dir/a$$b.h /x/y.h\n";
+	const char *want[] = { "/b/kernel.cu", "/usr/include/stdio.h", "/home/me/my dir/a$b.h",
+			       "/x/y.h", NULL };
+	char **deps = run_deps_parse(text);
+
+	cr_assert_not_null(deps);
+	expect_argv(deps, want);
+	run_argv_free(deps);
+	deps = run_deps_parse("k.o: k.cu\n");
+	cr_assert_not_null(deps);
+	cr_expect_str_eq(deps[0], "k.cu");
+	cr_expect_null(deps[1]);
+	run_argv_free(deps);
+	cr_expect_null(run_deps_parse("no rule here\n"));
+	cr_expect_null(run_deps_parse(""));
+}
+
+Test(run, nvcc_argv_lists_dependencies_when_asked)
+{
+	const char *src[] = { "/b/kernel.cu" };
+	struct run_nvcc n = { .nvcc = "nvcc", .backend = BACKEND_GPU, .gpu_arch = "sm_90",
+			      .sources = src, .n_sources = 1, .output = "/b/kernel.o",
+			      .compile_only = 1, .deps = "/b/kernel.d" };
+	const char *want[] = { "nvcc", "-lineinfo", "-arch=sm_90", "-MD", "-MF", "/b/kernel.d",
+			       "-c", "-o", "/b/kernel.o", "/b/kernel.cu", NULL };
+	char **argv = run_nvcc_argv(&n);
+
+	expect_argv(argv, want);
+	run_argv_free(argv);
+}
+
 Test(run, names_and_parsing)
 {
 	enum run_backend b;
