@@ -206,6 +206,10 @@ struct run_compile_error {
  * and linker errors (no line), each once.  Fills *out (caller frees with
  * run_compile_errors_free) and returns the count. */
 size_t run_log_errors(const char *log, struct run_compile_error **out);
+/* The same for a log that names files whose names may hold a line break
+ * (names: the sources the build compiled): each error names one whole. */
+size_t run_log_errors_named(const char *log, const char *const *names, size_t n_names,
+			    struct run_compile_error **out);
 /* Says which missing functions the learner's file must define: each
  * "undefined reference" to a function the harness's text declares becomes
  * "your file must define void solve(...): ...", marked missing. */

@@ -99,9 +99,10 @@ static int build_checker(const struct run_build *learner, struct run_result *res
 static void compile_verdict(const struct run_build *b, struct run_result *res,
 			    const struct run_request *req)
 {
+	const char *names[] = { b->source, b->harness };
 	char *text = read_file(b->harness, NULL);
 
-	res->n_errors = run_log_errors(res->compile_log, &res->errors);
+	res->n_errors = run_log_errors_named(res->compile_log, names, 2, &res->errors);
 	run_log_missing(res->errors, res->n_errors, text);
 	free(text);
 	run_interpret_compile(req, res);

@@ -411,11 +411,41 @@ static int other_error(struct error_list *l, const char *s, size_t len)
 
 size_t run_log_errors(const char *log, struct run_compile_error **out)
 {
-	struct error_list l = { NULL, 0, 0 };
-	const char *s = log ? log : "";
+	return run_log_errors_named(log, NULL, 0, out);
+}
 
-	while (*s) {
-		const char *nl = strchr(s, '\n');
+/* text with each from[i] replaced by to[i], in place. */
+static void swap_names(char **text, const char *const *from, const char *const *to, size_t n)
+{
+	char *t;
+
+	if (!*text || !n)
+		return;
+	t = run_log_rewrite(*text, from, to, n);
+	free(*text);
+	*text = t;
+}
+
+size_t run_log_errors_named(const char *log, const char *const *names, size_t n_names,
+			    struct run_compile_error **out)
+{
+	struct error_list l = { NULL, 0, 0 };
+	const char **from = xcalloc(n_names + 1, sizeof *from), **to = xcalloc(n_names + 1, sizeof *to);
+	char *text, *s;
+	size_t k = 0;
+
+	/* A name with a line break in it would split its messages: it stands
+	 * for itself as a token without one while the lines are read. */
+	for (size_t i = 0; i < n_names; i++) {
+		if (!names[i] || !strchr(names[i], '\n'))
+			continue;
+		from[k] = names[i];
+		to[k] = xasprintf("\x01%zu\x01", k);
+		k++;
+	}
+	text = run_log_rewrite(log, from, to, k);
+	for (s = text; *s;) {
+		char *nl = strchr(s, '\n');
 		size_t len = nl ? (size_t)(nl - s) : strlen(s);
 		char *line = xstrndup(s, len);
 
@@ -424,6 +454,15 @@ size_t run_log_errors(const char *log, struct run_compile_error **out)
 		free(line);
 		s += len + (nl ? 1 : 0);
 	}
+	for (size_t i = 0; i < l.n; i++) {
+		swap_names(&l.v[i].file, to, from, k);
+		swap_names(&l.v[i].message, to, from, k);
+	}
+	for (size_t i = 0; i < k; i++)
+		free((char *)to[i]);
+	free(to);
+	free(from);
+	free(text);
 	*out = l.v;
 	return l.n;
 }

@@ -794,6 +794,7 @@ lines \"quoted\".cu"
 	cl check square --file "$odd" --json
 	expect_rc 1
 	json_expect "d['status'] == 'compile_error' and 'lines \"quoted\".cu' in d['compile_log'] and 'tmp-' not in d['compile_log']"
+	json_expect "d['compile_errors'][0]['file'] == '$T/two\\nlines \"quoted\".cu' and d['compile_errors'][0]['line'] == 1"
 	cl check square --file "$FIX/variants/escapes.cu"
 	expect_rc 1
 	expect_out "?]52;c;cm0gLXJmIH4=?"

@@ -243,6 +243,29 @@ Test(run, log_errors_none_in_a_clean_log)
 	run_compile_errors_free(e, 0);
 }
 
+/* A file name with a line break (and quotes) in it, as nvcc prints it:
+ * raw, over two lines of the log. */
+Test(run, log_errors_file_name_with_a_line_break)
+{
+	const char *name = "/w/two\nlines \"q\".cu";
+	const char *names[] = { name, "/ex/harness.cu" };
+	const char *log = "/w/two\nlines \"q\".cu(3): error: identifier \"x\" is undefined\n"
+			  "  int y = x;\n"
+			  "cudalab: /w/two\nlines \"q\".cu includes /ex/solution.cu, a file of the "
+			  "exercise's folder\n";
+	struct run_compile_error *e;
+	size_t n = run_log_errors_named(log, names, 2, &e);
+
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(e[0].file, name);
+	cr_expect_eq(e[0].line, 3);
+	cr_expect_str_eq(e[0].message, "identifier \"x\" is undefined");
+	cr_expect_null(e[1].file);
+	cr_expect_str_eq(e[1].message, "/w/two\nlines \"q\".cu includes /ex/solution.cu, a file of "
+				       "the exercise's folder");
+	run_compile_errors_free(e, n);
+}
+
 /* nvcc -MD -MF writes make's syntax: the target, then the files, escaped
  * blanks, continued lines. */
 Test(run, deps_name_every_file_read)
