@@ -1,59 +1,26 @@
-/* fuzz_result.c — what a learner's program writes on the result pipe, and
- * what simt's report files hold: run_interpret with the input as the
- * harness's result (keyed and not, on simt with the input as the counters
- * and hazards files too, and on a GPU), then run_insights on the result
- * JSON; run_result_from_json and run_insights on the input itself. */
+/* fuzz_result.c — what the checker writes on the result pipe, and what
+ * simt's reports hold: run_interpret with the input as the checker's
+ * result (on simt with the input as the counters and hazard reports too,
+ * and on a GPU), run_interpret_alone with it as a predicted bench's own
+ * result, then run_insights on the result JSON; run_result_from_json and
+ * run_insights on the input itself. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cudalab/content.h"
 #include "cudalab/run.h"
 #include "cudalab/util.h"
-#include "../../src/run/internal.h"
+#include "../../src/run/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define KEY "0123456789abcdef0123456789abcdef"
-
-static char *report_path;
-
-static void remove_report(void)
-{
-	unlink(report_path);
-	free(report_path);
-}
-
-static const char *report_file(void)
-{
-	if (!report_path) {
-		const char *tmp = getenv("TMPDIR");
-		int fd;
-
-		report_path = xasprintf("%s/cudalab-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		fd = mkstemp(report_path);
-		if (fd < 0) {
-			perror(report_path);
-			abort();
-		}
-		close(fd);
-		atexit(remove_report);
-	}
-	return report_path;
-}
 
 /* As run_exercise starts a result: nothing reported yet. */
 static void fresh(struct run_result *res, enum run_backend b)
 {
-	memset(res, 0, sizeof *res);
-	res->exit_code = -1;
-	res->timing.median_ms = res->timing.min_ms = res->timing.mean_ms = NAN;
-	res->timing.stdev_ms = res->timing.noise_pct = NAN;
-	res->derived.gbps = res->derived.pct_peak_bw = NAN;
-	res->derived.tflops = res->derived.peak_gbps = NAN;
+	run_result_init(res);
 	res->backend = b;
 	res->timeout_s = 10;
 }
@@ -78,34 +45,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct exercise ex = { .id = "x" };
 	struct run_request req = { .ex = &ex, .mode = RUN_CHECK };
-	struct run_child c;
+	struct run_child checker, worker;
 	struct run_result res;
 	char *text = xstrndup((const char *)data, size);
 	size_t len = strlen(text);
-	FILE *f;
 
-	/* on simt, exit 0, keyed; simt's reports are the same bytes */
-	f = fopen(report_file(), "w");
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
-	memset(&c, 0, sizeof c);
-	c.result = text;
-	c.result_len = len;
-	c.out = "some output\n";
-	c.err = "a line on stderr\n";
-	c.status = 0;
-	memcpy(c.key, KEY, sizeof KEY);
+	/* on simt, both ended with 0; simt's reports are the same bytes */
+	memset(&checker, 0, sizeof checker);
+	memset(&worker, 0, sizeof worker);
+	checker.result = text;
+	checker.result_len = len;
+	checker.err = "a line on the checker's stderr\n";
+	worker.out = "some output\n";
+	worker.err = "a line on stderr\n";
 	fresh(&res, BACKEND_SIMT);
-	run_interpret(&req, &res, &c, report_path, report_path);
+	run_interpret(&req, &res, &worker, &checker, text, text);
 	show(&res);
 
-	/* on a GPU, a bench, no key asked for, exit code 1 */
-	memset(c.key, 0, sizeof c.key);
-	c.status = 1 << 8;
+	/* on a GPU, a bench, the worker's exit code 1 */
+	worker.status = 1 << 8;
 	req.mode = RUN_BENCH;
 	fresh(&res, BACKEND_GPU);
-	run_interpret(&req, &res, &c, NULL, NULL);
+	run_interpret(&req, &res, &worker, &checker, NULL, NULL);
 	show(&res);
+
+	/* a predicted bench's own word */
+	fresh(&res, BACKEND_SIMT);
+	run_interpret_alone(&res, &checker);
+	run_result_free(&res);
 
 	/* an attempt as stored */
 	if (run_result_from_json(text, &res) == 0)
