@@ -314,18 +314,25 @@ static void print_result(const char *id, const struct run_result *r)
 	const cJSON *simt = cJSON_GetObjectItemCaseSensitive(j, "simt");
 	const cJSON *label = cJSON_GetObjectItemCaseSensitive(j, "backend");
 	const cJSON *far = cJSON_GetObjectItemCaseSensitive(j, "remote_backend");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(j, "remote_host");
 	int emulated = r->backend == BACKEND_SIMT ||
 		       (cJSON_IsString(far) && strcmp(far->valuestring, "simt") == 0);
 
 	printf("%s %s: ", verdict_word(r->status), id);
 	print_clean(r->summary, strlen(r->summary));
 	putchar('\n');
-	if (cJSON_IsString(far) && cJSON_IsString(label))
-		printf("  backend: %s, on %s there%s%s%s; build %s\n", label->valuestring,
-		       far->valuestring, emulated ? " (it has no usable GPU: emulation)" : "",
-		       r->device ? ", " : "", r->device ? r->device : "",
-		       r->cached ? "cached" : "compiled");
-	else
+	if (cJSON_IsString(far) && cJSON_IsString(label)) {
+		/* the machine the verdict comes from, as its far side named it */
+		printf("  backend: %s", label->valuestring);
+		if (cJSON_IsString(host)) {
+			printf(" (host ");
+			print_clean(host->valuestring, strlen(host->valuestring));
+			putchar(')');
+		}
+		printf(", on %s there%s%s%s; build %s\n", far->valuestring,
+		       emulated ? " (it has no usable GPU: emulation)" : "", r->device ? ", " : "",
+		       r->device ? r->device : "", r->cached ? "cached" : "compiled");
+	} else
 		printf("  backend: %s%s%s%s; build %s\n", run_backend_name(r->backend),
 		       emulated ? " (emulation)" : "", r->device ? ", " : "",
 		       r->device ? r->device : "", r->cached ? "cached" : "compiled");

@@ -537,7 +537,7 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	r "$BIN" check square --backend ssh:gpubox --file "$FIX/variants/wrong.cu"
 	expect_rc 1
 	expect_out "WRONG square: wrong: case x=17, index 3: expected 289, got 290"
-	expect_out "backend: ssh:gpubox, on gpu there"
+	expect_out "backend: ssh:gpubox (host $(uname -n)), on gpu there"
 	# the far side's paths come back as the learner's own
 	r "$BIN" check square --backend ssh:gpubox --file "$FIX/variants/syntax.cu" --json
 	expect_rc 1
@@ -653,6 +653,54 @@ CU
 	r "$BIN" check square --backend ssh:-oProxyCommand=x --file "$SQ/solution.cu"
 	expect_rc 2
 	expect_err "--backend needs auto, gpu, simt, ssh:HOST or slurm"
+}
+
+# A far side that misbehaves once its cudalab has answered: one that
+# leaves a process holding the stream open ends within the check's time
+# all the same; one that sends a second result, or a result that does not
+# carry the request's nonce, is refused and nothing is recorded.  The
+# verdict names the host it came from, and remote_cudalab from the config
+# reaches the far side's shell as one word, whatever it holds.
+remote_far_side_misbehaves() {
+	far=$T/far-odd
+	mkdir -p "$far"
+	rpath="$SRC/tests/fixtures/remote:$(dirname "$BIN"):$PATH"
+	r() { clenv PATH="$rpath" REMOTE_HOME="$far" "$@"; }
+	count() { python3 -c 'import os, sqlite3, sys
+if not os.path.exists(sys.argv[1]): print(0); sys.exit(0)
+db = sqlite3.connect(sys.argv[1])
+print(db.execute("select count(*) from attempt where exercise = ?", ("square",)).fetchone()[0])' \
+		"$CUDALAB_HOME/progress.db"; }
+	start=$(date +%s)
+	r "$BIN" check square --backend ssh:linger --file "$SQ/solution.cu" --timeout 5 --json
+	took=$(( $(date +%s) - start ))
+	[ -f "$far/linger.pid" ] && kill "$(cat "$far/linger.pid")" 2>/dev/null
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['backend'] == 'ssh:linger' and d['remote_host'] == '$(uname -n)'"
+	[ "$took" -lt 30 ] || note "a process left holding the far side's stream kept the check $took s"
+	before=$(count)
+	for host in twice forged; do
+		r "$BIN" check square --backend "ssh:$host" --file "$SQ/solution.cu"
+		expect_rc 2
+		case $host in
+		twice) expect_err "its answer is refused: it sent more than one result" ;;
+		forged) expect_err "its answer is refused: it sent a result that does not answer this request" ;;
+		esac
+	done
+	[ "$(count)" = "$before" ] || note "a refused answer was recorded"
+	# remote_cudalab: a path with a blank and a quote runs; one with a
+	# command in it runs nothing
+	mkdir -p "$T/far bin"
+	ln -sf "$BIN" "$T/far bin/cud'alab"
+	printf "remote_cudalab = %s\n" "$T/far bin/cud'alab" >"$CUDALAB_HOME/config"
+	r "$BIN" check square --backend ssh:gpubox --file "$SQ/solution.cu"
+	expect_rc 0
+	expect_out "backend: ssh:gpubox (host $(uname -n)), on gpu there"
+	printf 'remote_cudalab = cudalab; touch %s\n' "$T/injected" >"$CUDALAB_HOME/config"
+	r "$BIN" check square --backend ssh:gpubox --file "$SQ/solution.cu"
+	expect_rc 2
+	[ ! -e "$T/injected" ] || note "remote_cudalab ran a command of its own on the far side"
+	rm -f "$CUDALAB_HOME/config"
 }
 
 # A learner's program cannot forge a pass: a solve() that writes a passing
@@ -998,7 +1046,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
