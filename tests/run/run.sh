@@ -815,6 +815,41 @@ sys.exit(0 if n >= 8 else 1)' "$home/progress.db" || note "the progress database
 	[ -z "$(marked)" ] || note "without namespaces, processes still running: $(marked)"
 }
 
+# The sandbox as the unprivileged user a learner is (the tests run as
+# root, where the kernel's checks differ): as nobody, a check passes inside
+# user and mount namespaces when the kernel allows them unprivileged, and a
+# program that writes the progress database is refused; the database keeps
+# every attempt.
+unprivileged_user_is_sandboxed() {
+	# not root: every other test runs unprivileged already
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || return 0
+	nh=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-nobody.XXXXXX")
+	chmod 755 "$nh"
+	chown 65534:65534 "$nh"
+	nobody() { clenv setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nh" \
+		CUDALAB_HOME="$nh" TMPDIR="$nh" "$BIN" "$@"; }
+	attempts() { python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("select count(*) from attempt").fetchone()[0])' \
+		"$nh/progress.db" 2>/dev/null; }
+	nobody check square --json
+	expect_rc 1
+	if [ "$(cat /proc/sys/user/max_user_namespaces 2>/dev/null || echo 0)" -gt 0 ]; then
+		json_expect "all(p in d['sandbox'] for p in ('namespaces', 'readonly', 'solutions_hidden', 'seccomp', 'sweep'))"
+	else
+		json_expect "'namespaces' not in d['sandbox'] and 'seccomp' in d['sandbox']"
+	fi
+	nobody check square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass'"
+	before=$(attempts)
+	sed "s|@PROGRESS_DB@|$nh/progress.db|" "$FIX/variants/write-home.cu" >"$nh/work/square/kernel.cu"
+	nobody check square --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and 'for writing: refused' in d['stderr']"
+	[ "$(attempts)" = $((before + 1)) ] || note "the progress database lost attempts: $before, then $(attempts)"
+	rm -rf "$nh"
+}
+
 # --file must be a regular file of bounded size (a device or a FIFO is
 # refused at once, never read); any name works, a newline in it included;
 # what the CLI shows of a program's output carries no control characters.
@@ -1046,7 +1081,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused file_inputs_are_checked device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused unprivileged_user_is_sandboxed file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
