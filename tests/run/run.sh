@@ -388,6 +388,15 @@ simt_bench_predicts_the_gpu_time() {
 	real bench vector-add --file "$sol" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass' and d['prediction']['device'] == 'h100-sxm' and 240.4 <= d['prediction']['ms'] * 1000 <= 400 and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and 'DRAM' in d['prediction']['launches'][0]['limits'] and 'predicted' in d['summary']"
+	cp "$T/out" "$T/predicted.json"
+	# the attempt keeps the prediction in its own fields, apart from median_ms
+	python3 -c 'import json, sqlite3, sys
+d = json.load(open(sys.argv[2]))
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select median_ms, predicted_ms, predicted_device from attempt"
+                  " where mode = ? and predicted_device is not null", ("bench",)).fetchall()
+sys.exit(0 if rows == [(None, d["prediction"]["ms"], "h100-sxm")] else 1)' \
+		"$home/progress.db" "$T/predicted.json" || note "the attempt does not keep the prediction"
 	real bench vector-add --file "$sol"
 	expect_out "predicted on NVIDIA H100 SXM5 80GB (h100-sxm): "
 	expect_out "limited by DRAM bandwidth"
