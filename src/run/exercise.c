@@ -467,8 +467,9 @@ static int predict_bench(const struct run_request *req, struct run_result *res,
 	struct run_request quiet = *req;
 
 	result_init(&p);
-	p.backend = res->backend;
-	p.timeout_s = res->timeout_s;
+	p.backend = BACKEND_SIMT;
+	p.timeout_s = req->timeout_s > 0 ? req->timeout_s
+					 : run_default_timeout(RUN_BENCH, BACKEND_SIMT);
 	quiet.progress = NULL;
 	run_phase(req, "predicting the time on a GPU");
 	if (run_harness(&quiet, &p, prog, cache, sanitize, 0, 0, 1) != 0) {
@@ -477,9 +478,52 @@ static int predict_bench(const struct run_request *req, struct run_result *res,
 		run_result_free(&p);
 		return -1;
 	}
-	run_prediction_take(res, &p);
+	run_prediction_take(req, res, &p);
 	run_result_free(&p);
 	return 0;
+}
+
+/* A passed bench on a GPU: simt's prediction for the same GPU beside the
+ * measurement, so that the model is checked where it is used.  The
+ * device file is the one whose name matches the GPU's, whatever req
+ * names: only that comparison means anything. */
+static int predict_beside_gpu(const struct run_request *req, struct run_result *res,
+			      const struct run_build *gpu_build, const char *cache)
+{
+	const struct run_probe *probe = gpu_build->probe;
+	struct run_request same = *req;
+	struct run_build b = *gpu_build;
+	char *id = run_device_match(req->content, probe->gpu_name);
+	const char *why = NULL;
+	int rc = 0;
+
+	if (!id)
+		why = "no device file models this GPU (devices/FORMAT.md says how to add one)";
+	else if (!probe->simt_lib)
+		why = "the simt library is not installed";
+	same.predict = id ? id : req->predict;
+	if (why) {
+		run_prediction_fail(&same, res, why);
+		free(id);
+		return 0;
+	}
+	same.predict = id;
+	b.backend = BACKEND_SIMT;
+	b.prog = b.log = b.source_hash = b.error = NULL;
+	b.failed = b.cached = 0;
+	run_phase(req, "building for simt's time model");
+	if (run_build_exercise(&b) != 0 || b.failed) {
+		char *w = xasprintf("it does not build against simt%s%s", b.error ? ": " : "",
+				    b.error ? b.error : "");
+
+		run_prediction_fail(&same, res, w);
+		free(w);
+	} else {
+		rc = predict_bench(&same, res, b.prog, cache, probe->simt_sanitize);
+	}
+	run_build_free(&b);
+	free(id);
+	return rc;
 }
 
 /* Resolves the backend and checks that it can work here, with as many
@@ -567,6 +611,9 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 		goto done;
 	} else if (res->backend == BACKEND_SIMT && req->predict && res->status == RUN_PASS &&
 		   predict_bench(req, res, b.prog, cache, probe.simt_sanitize) != 0) {
+		goto done;
+	} else if (res->backend == BACKEND_GPU && req->predict && req->mode == RUN_BENCH &&
+		   res->status == RUN_PASS && predict_beside_gpu(req, res, &b, cache) != 0) {
 		goto done;
 	}
 	if (cancelled(req, res))

@@ -436,13 +436,14 @@ void run_prediction_attach(const struct run_request *req, struct run_result *res
 	prediction_note(res);
 }
 
-void run_prediction_take(struct run_result *res, struct run_result *predicted)
+void run_prediction_take(const struct run_request *req, struct run_result *res,
+			 struct run_result *predicted)
 {
 	struct run_prediction *p = predicted->prediction;
 
 	predicted->prediction = NULL;
 	if (!p) /* the run did not get as far as simt's report */
-		p = xcalloc(1, sizeof *p);
+		p = prediction_new(req);
 	if (predicted->status == RUN_PASS && !isnan(predicted->timing.median_ms)) {
 		p->ms = predicted->timing.median_ms;
 		p->gbps = predicted->derived.gbps;
@@ -576,4 +577,17 @@ struct run_prediction *run_prediction_from_json(const cJSON *o)
 	p->total_launches = cJSON_IsNumber(total) ? (unsigned long long)total->valuedouble
 						  : p->n_launches;
 	return p;
+}
+
+void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why)
+{
+	struct run_prediction *p = prediction_new(req);
+
+	p->error = xstrdup(why);
+	if (res->prediction) {
+		run_prediction_free(res->prediction);
+		free(res->prediction);
+	}
+	res->prediction = p;
+	prediction_note(res);
 }

@@ -248,7 +248,12 @@ bench_reports_timing() {
 	expect_out "median"
 	expect_out "40.0% of peak"
 	cl bench square --file "$SQ/solution.cu" --json
-	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25"
+	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25 and 'prediction' not in d"
+	# with device files, a GPU bench puts simt's prediction for the same GPU
+	# beside the measurement; a GPU no device file models gets a reason
+	clenv CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
 }
 
 simt_attaches_counters() {
