@@ -149,25 +149,27 @@ trap 'rm -rf "$T"' EXIT INT TERM
 J=${BENCH_JSON_DIR:-$T}
 gpus_here=0
 model_device=
+measure=1
 if [ -z "${BENCH_JSON_DIR:-}" ]; then
 	if [ -z "${NVCC:-}" ]; then
 		echo "bench-exercises: nvcc not found: skipped"
 		exit 0
 	fi
+	export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$CONTENT" CUDALAB_NVCC="$NVCC"
 	if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-		echo "bench-exercises: no usable GPU here (nvidia-smi lists none): nothing to measure"
-		exit 0
+		echo "bench-exercises: no usable GPU here (nvidia-smi lists none): nothing to measure;"
+		echo "simt's predictions for ${PREDICT_DEVICE:=h100-sxm} follow"
+		measure=0
 	fi
 	gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 	# the device file that models this machine's GPU, for the model bars
 	model_device=$("$BIN" doctor 2>/dev/null |
 		sed -n 's/.*this machine.s GPU is modelled by \([A-Za-z0-9_.-]*\).*/\1/p' | head -n 1)
-	export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$CONTENT" CUDALAB_NVCC="$NVCC"
 fi
 
-printf '%-24s %-6s %10s %9s %9s %11s  %s\n' exercise status "median ms" "GB/s" \
-	"% peak" "TFLOP/s" "bar"
-echo "$BARS" | while read -r ex bar; do
+[ "$measure" = 1 ] && printf '%-24s %-6s %10s %9s %9s %11s  %s\n' exercise status "median ms" \
+	"GB/s" "% peak" "TFLOP/s" "bar"
+[ "$measure" = 1 ] && echo "$BARS" | while read -r ex bar; do
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $ex "*) ;; *) continue ;; esac
 	fi
@@ -253,5 +255,43 @@ echo "$BARS" | while read -r ex bar; do
 	case $v in MISSED*) echo 1 >"$T/missed" ;; esac
 	printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" pass "$ms" "$gbps" "$pct" "$tf" "$v"
 done
-echo "(medians of $RUNS runs of \`cudalab bench EX --backend gpu\` on the reference solutions)"
+[ "$measure" = 1 ] &&
+	echo "(medians of $RUNS runs of \`cudalab bench EX --backend gpu\` on the reference solutions)"
+
+# simt's prediction of every reference solution, for the device that
+# models this GPU (beside the measured median), or PREDICT_DEVICE; and the
+# seconds each prediction took (recorded results: "-").
+device=${PREDICT_DEVICE:-$model_device}
+echo
+printf '%-24s %-10s %12s %12s %8s  %s\n' exercise device "predicted ms" "measured ms" \
+	"ratio" "model s"
+echo "$BARS" | while read -r ex bar; do
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $ex "*) ;; *) continue ;; esac
+	fi
+	m=$J/$ex.model.json
+	secs=-
+	if [ -z "${BENCH_JSON_DIR:-}" ] && [ ! -f "$m" ] && [ -n "$device" ]; then
+		t0=$(date +%s.%N)
+		"$BIN" bench "$ex" --file "$CONTENT/exercises/$ex/solution.cu" --backend simt \
+			--predict "$device" --timeout 900 --json >"$m" 2>"$T/$ex.model.err"
+		secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+	fi
+	predicted=$(pfield ms "$m" 2>/dev/null)
+	dev=$(pfield device "$m" 2>/dev/null)
+	measured=$(median <"$T/$ex.ms" 2>/dev/null)
+	if [ -z "$predicted" ]; then
+		why=$(pfield error "$m" 2>/dev/null)
+		[ -n "$why" ] || why=$(field summary "$m" 2>/dev/null)
+		printf '%-24s %-10s %12s %12s %8s  %s\n' "$ex" "${dev:-${device:--}}" - \
+			"${measured:--}" - "${secs} (${why:-no prediction})"
+		continue
+	fi
+	ratio=$(awk -v m="$measured" -v p="$predicted" 'BEGIN {
+		if (m == "" || p <= 0) print "-"; else printf "%.2f", m / p }')
+	printf '%-24s %-10s %12s %12s %8s  %s\n' "$ex" "$dev" "$predicted" "${measured:--}" \
+		"$ratio" "$secs"
+done
+echo "(predicted: \`cudalab bench EX --backend simt --predict DEVICE\`, a model estimate;"
+echo " ratio: measured / predicted)"
 [ ! -f "$T/missed" ]
