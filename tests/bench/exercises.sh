@@ -279,7 +279,8 @@ echo "$BARS" | while read -r ex bar; do
 	fi
 	predicted=$(pfield ms "$m" 2>/dev/null)
 	dev=$(pfield device "$m" 2>/dev/null)
-	measured=$(median <"$T/$ex.ms" 2>/dev/null)
+	measured=
+	[ -f "$T/$ex.ms" ] && measured=$(median <"$T/$ex.ms")
 	if [ -z "$predicted" ]; then
 		why=$(pfield error "$m" 2>/dev/null)
 		[ -n "$why" ] || why=$(field summary "$m" 2>/dev/null)
