@@ -265,7 +265,7 @@ bench-checks: $(BIN) $(SIMT_LIB)
 
 # Every reference solution benched on the GPU beside its bar (80 % of
 # peak bandwidth, or 50 % of cuBLAS for sgemm-regblock); medians of RUNS.
-bench-exercises: $(BIN)
+bench-exercises: $(BIN) $(SIMT_LIB)
 	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh tests/bench/exercises.sh
 
 # The conformance programs on a real GPU with the real CUDA runtime.

@@ -335,6 +335,7 @@ struct run_prediction {
 	char *name;         /* the GPU's name, from its device file */
 	double ms;          /* what lab.time would measure there; NAN when not timed */
 	double gbps, pct_peak_bw, tflops; /* the harness's figures at that time; NAN if none */
+	double pct_peak_flops;              /* tflops against the peak the work is for */
 	struct run_launch_prediction *launches; /* the longest first, at most 8 */
 	size_t n_launches;
 	unsigned long long total_launches;

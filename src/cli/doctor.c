@@ -232,6 +232,20 @@ static int check_devices(struct cli *c)
 		line("ok", "devices", "a bench on simt predicts the time on %s (predict in %s/config, "
 		     "--predict); known: %s", predict ? predict : "no GPU (predict = off)", c->home,
 		     sb.s ? sb.s : "");
+	{
+		/* on a GPU: which device file stands for it, to compare with */
+		struct run_probe probe;
+		char *cache = path_join(c->home, "cache"), *id;
+
+		run_probe_cached(&probe, cache);
+		id = probe.gpu ? run_device_match(c->content, probe.gpu_name) : NULL;
+		if (probe.gpu && probe.gpu_name)
+			line("info", "devices", "this machine's GPU is %s by %s", id ? "modelled" : "not modelled",
+			     id ? id : "any device file (devices/FORMAT.md says how to add one)");
+		free(id);
+		free(cache);
+		run_probe_free(&probe);
+	}
 	sb_free(&sb);
 	run_argv_free(ids);
 	run_argv_free(names);

@@ -9,6 +9,7 @@
  * recorded here. */
 #include "build.h"
 #include "judge.h"
+#include "predict.h"
 #include "remote.h"
 #include "result.h"
 #include "sandbox.h"
@@ -95,6 +96,53 @@ static int build_checker(const struct run_build *learner, struct run_result *res
 	return rc;
 }
 
+/* A passed bench on a GPU: simt's prediction for the same GPU beside the
+ * measurement, so that the model is checked where it is used.  The device
+ * file is the one whose name matches the GPU's, whatever req names: only
+ * that comparison means anything.  The learner's file is built for simt
+ * and run_judge_predict runs it.  Returns -1 with res->error when
+ * that program could not run at all. */
+static int predict_beside_gpu(const struct run_judge *j, const struct run_build *gpu_build,
+			      struct run_result *res)
+{
+	const struct run_probe *probe = gpu_build->probe;
+	struct run_request same = *j->req;
+	struct run_build b = *gpu_build;
+	struct run_judge sj = *j;
+	char *id = run_device_match(j->req->content, probe->gpu_name);
+	const char *why = NULL;
+	int rc = 0;
+
+	if (!id)
+		why = "no device file models this GPU (devices/FORMAT.md says how to add one)";
+	else if (!probe->simt_lib)
+		why = "the simt library is not installed";
+	same.predict = id ? id : j->req->predict;
+	if (why) {
+		run_prediction_fail(&same, res, why);
+		free(id);
+		return 0;
+	}
+	b.backend = BACKEND_SIMT;
+	b.prog = b.log = b.source_hash = b.error = b.note = NULL;
+	b.failed = b.cached = 0;
+	run_phase(j->req, "building for simt's time model");
+	if (run_build_exercise(&b) != 0 || b.failed) {
+		char *w = xasprintf("it does not build against simt%s%s", b.error ? ": " : "",
+				    b.error ? b.error : "");
+
+		run_prediction_fail(&same, res, w);
+		free(w);
+	} else {
+		sj.req = &same;
+		sj.worker = b.prog;
+		rc = run_judge_predict(&sj, res);
+	}
+	run_build_free(&b);
+	free(id);
+	return rc;
+}
+
 /* The build stage's verdict, when it has one: a compile error. */
 static void compile_verdict(const struct run_build *b, struct run_result *res,
 			    const struct run_request *req)
@@ -168,6 +216,9 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 		j.probe = &probe;
 		j.sandbox = &sb;
 		if (run_judge(&j, res) != 0)
+			goto done;
+		if (res->backend == BACKEND_GPU && req->predict && req->mode == RUN_BENCH &&
+		    res->status == RUN_PASS && predict_beside_gpu(&j, &b, res) != 0)
 			goto done;
 	}
 	if (cancelled(req, res))

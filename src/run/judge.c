@@ -508,13 +508,7 @@ static int check_on_simt(const struct run_judge *j, struct run_result *res)
 	return 0;
 }
 
-/* A passed bench on simt runs once more, at the GPU's sizes with the
- * time model on (lab.predicting()): the worker alone, in its sandbox, with
- * no checker, for its outputs are incomplete by design.  What it says of
- * itself (its time, its figures) and simt's report of its launches go to
- * res's prediction, which informs and decides nothing: the verdict stays
- * the checked run's.  Returns -1 with res->error when it could not run. */
-static int predict_bench(const struct run_judge *j, struct run_result *res)
+int run_judge_predict(const struct run_judge *j, struct run_result *res)
 {
 	const struct run_request *req = j->req;
 	char seed[32], *path;
@@ -541,7 +535,9 @@ static int predict_bench(const struct run_judge *j, struct run_result *res)
 	kid.argv = argv;
 	kid.env = e.worker;
 	kid.clean_env = 1;
-	kid.timeout_s = res->timeout_s;
+	/* simt's limit, also after a bench on a GPU */
+	kid.timeout_s = req->timeout_s > 0 ? req->timeout_s
+					   : run_default_timeout(RUN_BENCH, BACKEND_SIMT);
 	kid.cap = OUTPUT_CAP;
 	kid.want_result = 1;
 	kid.give_fds = give;
@@ -549,7 +545,7 @@ static int predict_bench(const struct run_judge *j, struct run_result *res)
 	kid.sandbox = j->sandbox;
 	kid.cancel = req->cancel;
 	run_result_init(&p);
-	p.backend = res->backend;
+	p.backend = BACKEND_SIMT;
 	run_phase(req, "predicting the time on a GPU");
 	if (run_child_exec(&kid) != 0 || kid.cancelled) {
 		res->error = kid.cancelled ? xstrdup("stopped before the program finished")
@@ -560,7 +556,7 @@ static int predict_bench(const struct run_judge *j, struct run_result *res)
 		path = report_path(&pr);
 		run_prediction_attach(req, &p, path);
 		free(path);
-		run_prediction_take(res, &p);
+		run_prediction_take(req, res, &p);
 	}
 	run_result_free(&p);
 	run_child_free(&kid);
@@ -578,6 +574,6 @@ int run_judge(const struct run_judge *j, struct run_result *res)
 	if (run_once(j, res, 0, simt ? own_budget() : 0) != 0)
 		return -1;
 	if (simt && j->req->predict && res->status == RUN_PASS)
-		return predict_bench(j, res);
+		return run_judge_predict(j, res);
 	return 0;
 }

@@ -27,4 +27,14 @@ struct run_judge {
  * programs could not run at all (or the check was cancelled). */
 int run_judge(const struct run_judge *j, struct run_result *res);
 
+/* A passed bench's prediction (simt's time model for j->req->predict): the
+ * worker, built for simt, runs once more at the GPU's sizes
+ * (lab.predicting()), alone in its sandbox with no checker, for its outputs
+ * are incomplete by design.  What it says of itself (its time, its
+ * figures) and simt's report of its launches go to res->prediction, which
+ * informs and decides nothing: the verdict stays the checked run's.
+ * run_judge does this for a bench on simt.  Returns -1 with res->error
+ * when the program could not run at all. */
+int run_judge_predict(const struct run_judge *j, struct run_result *res);
+
 #endif

@@ -368,7 +368,7 @@ static struct run_prediction *prediction_new(const struct run_request *req)
 	if (run_device_find(req->content, req->predict, &p->name, &why) != 0)
 		p->name = xstrdup(req->predict);
 	free(why);
-	p->ms = p->gbps = p->pct_peak_bw = p->tflops = NAN;
+	p->ms = p->gbps = p->pct_peak_bw = p->tflops = p->pct_peak_flops = NAN;
 	return p;
 }
 
@@ -395,6 +395,7 @@ static void prediction_note(struct run_result *res)
 	put_number(q, "gbps", p->gbps);
 	put_number(q, "pct_peak_bw", p->pct_peak_bw);
 	put_number(q, "tflops", p->tflops);
+	put_number(q, "pct_peak_flops", p->pct_peak_flops);
 	cJSON_AddBoolToObject(q, "sampled", p->sampled);
 	cJSON_AddNumberToObject(q, "launches_total", (double)p->total_launches);
 	ls = cJSON_AddArrayToObject(q, "launches");
@@ -437,18 +438,32 @@ void run_prediction_attach(const struct run_request *req, struct run_result *res
 	prediction_note(res);
 }
 
-void run_prediction_take(struct run_result *res, struct run_result *predicted)
+/* A number of the harness's "derived" object in a result JSON; NAN. */
+static double json_derived(const char *json, const char *key)
+{
+	cJSON *o = json ? cJSON_Parse(json) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(o, "derived"), key);
+	double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+
+	cJSON_Delete(o);
+	return d;
+}
+
+void run_prediction_take(const struct run_request *req, struct run_result *res,
+			 struct run_result *predicted)
 {
 	struct run_prediction *p = predicted->prediction;
 
 	predicted->prediction = NULL;
 	if (!p) /* the run did not get as far as simt's report */
-		p = xcalloc(1, sizeof *p);
+		p = prediction_new(req);
 	if (predicted->status == RUN_PASS && !isnan(predicted->timing.median_ms)) {
 		p->ms = predicted->timing.median_ms;
 		p->gbps = predicted->derived.gbps;
 		p->pct_peak_bw = predicted->derived.pct_peak_bw;
 		p->tflops = predicted->derived.tflops;
+		p->pct_peak_flops = json_derived(predicted->json, "pct_peak_flops");
 	} else if (!p->error || predicted->status != RUN_PASS) {
 		free(p->error);
 		p->error = predicted->status == RUN_PASS
@@ -516,6 +531,9 @@ size_t run_prediction_lines(const struct run_prediction *p, char ***lines)
 				 p->pct_peak_bw);
 		if (!isnan(p->tflops) && p->tflops > 0)
 			snprintf(fl, sizeof fl, "%.2f TFLOP/s", p->tflops);
+		if (!isnan(p->tflops) && p->tflops > 0 && !isnan(p->pct_peak_flops))
+			snprintf(fl, sizeof fl, "%.2f TFLOP/s = %.1f%% of its peak", p->tflops,
+				 p->pct_peak_flops);
 		LINE("  %s%s%s", bw, bw[0] && fl[0] ? ", " : "", fl);
 	}
 	for (size_t i = 0; i < p->n_launches; i++) {
@@ -553,7 +571,6 @@ struct run_prediction *run_prediction_from_json(const cJSON *o)
 	p->device = xstrdup(dev->valuestring);
 	p->name = xstrdup(cJSON_IsString(name) ? name->valuestring : dev->valuestring);
 	p->error = cJSON_IsString(err) ? xstrdup(err->valuestring) : NULL;
-	p->ms = p->gbps = p->pct_peak_bw = p->tflops = NAN;
 	x = cJSON_GetObjectItemCaseSensitive(o, "ms");
 	p->ms = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 	x = cJSON_GetObjectItemCaseSensitive(o, "gbps");
@@ -562,6 +579,8 @@ struct run_prediction *run_prediction_from_json(const cJSON *o)
 	p->pct_peak_bw = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 	x = cJSON_GetObjectItemCaseSensitive(o, "tflops");
 	p->tflops = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+	x = cJSON_GetObjectItemCaseSensitive(o, "pct_peak_flops");
+	p->pct_peak_flops = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 	p->sampled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "sampled"));
 	cJSON_ArrayForEach(x, ls) {
 		struct run_launch_prediction in;
@@ -577,4 +596,17 @@ struct run_prediction *run_prediction_from_json(const cJSON *o)
 	p->total_launches = cJSON_IsNumber(total) ? (unsigned long long)total->valuedouble
 						  : p->n_launches;
 	return p;
+}
+
+void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why)
+{
+	struct run_prediction *p = prediction_new(req);
+
+	p->error = xstrdup(why);
+	if (res->prediction) {
+		run_prediction_free(res->prediction);
+		free(res->prediction);
+	}
+	res->prediction = p;
+	prediction_note(res);
 }

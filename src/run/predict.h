@@ -10,6 +10,9 @@
 void run_prediction_attach(const struct run_request *req, struct run_result *res,
 			   const char *path);
 /* Moves a predicted bench's prediction and time into res (and its JSON). */
-void run_prediction_take(struct run_result *res, struct run_result *predicted);
+void run_prediction_take(const struct run_request *req, struct run_result *res,
+			 struct run_result *predicted);
+/* No prediction for req->predict, and why, in res (and its JSON). */
+void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why);
 
 #endif

@@ -33,6 +33,11 @@ void run_record(const struct run_request *req, struct run_result *res)
 	a.source_hash = res->source_hash;
 	a.median_ms = gpu && !isnan(res->timing.median_ms) ? res->timing.median_ms : -1;
 	a.result_json = res->json;
+	a.predicted_ms = -1;
+	if (res->prediction && !isnan(res->prediction->ms)) {
+		a.predicted_ms = res->prediction->ms;
+		a.predicted_device = res->prediction->device;
+	}
 	a.scratch = req->scratch;
 	if (store_attempt_add(req->st, &a) != 0)
 		res->not_recorded = xstrdup(store_errmsg(req->st));

@@ -257,7 +257,12 @@ bench_reports_timing() {
 	expect_out "median"
 	expect_out "40.0% of peak"
 	cl bench square --file "$SQ/solution.cu" --json
-	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25"
+	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25 and 'prediction' not in d"
+	# with device files, a GPU bench puts simt's prediction for the same GPU
+	# beside the measurement; a GPU no device file models gets a reason
+	clenv CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
 }
 
 simt_attaches_counters() {
@@ -397,6 +402,15 @@ simt_bench_predicts_the_gpu_time() {
 	real bench vector-add --file "$sol" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass' and d['prediction']['device'] == 'h100-sxm' and 240.4 <= d['prediction']['ms'] * 1000 <= 400 and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and 'DRAM' in d['prediction']['launches'][0]['limits'] and 'predicted' in d['summary']"
+	cp "$T/out" "$T/predicted.json"
+	# the attempt keeps the prediction in its own fields, apart from median_ms
+	python3 -c 'import json, sqlite3, sys
+d = json.load(open(sys.argv[2]))
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select median_ms, predicted_ms, predicted_device from attempt"
+                  " where mode = ? and predicted_device is not null", ("bench",)).fetchall()
+sys.exit(0 if rows == [(None, d["prediction"]["ms"], "h100-sxm")] else 1)' \
+		"$home/progress.db" "$T/predicted.json" || note "the attempt does not keep the prediction"
 	real bench vector-add --file "$sol"
 	expect_out "predicted on NVIDIA H100 SXM5 80GB (h100-sxm): "
 	expect_out "limited by DRAM bandwidth"
@@ -1039,7 +1053,8 @@ run_signal_timeout_compile_error() {
 bench_exercises_report() {
 	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \
 		sh "$SRC/tests/bench/exercises.sh" saxpy-bandwidth histogram transpose \
-		sgemm-regblock sgemm-tiled stream-overlap ring-allreduce-peer
+		sgemm-regblock sgemm-tiled stream-overlap ring-allreduce-peer tensor-parallel-mlp \
+		ring-attention-peer
 	expect_rc 1
 	for re in \
 		'^saxpy-bandwidth +pass +0\.2 +4100\.5 +83\.4 +0\.34 +ok: >= 80 % of peak bandwidth$' \
@@ -1048,7 +1063,9 @@ bench_exercises_report() {
 		'^sgemm-regblock +pass +5\.0 .* +27\.5 +ok: 56\.0 % of cuBLAS \(49\.09 TFLOP/s\), bar 50 %$' \
 		'^sgemm-tiled +pass +20 .* +6\.9 +ok: >= 10 % of peak FLOP/s$' \
 		'^stream-overlap +pass +9\.0 +59\.6 +1\.2 +0\.03 +ok: 1\.32x back-to-back copies \(45\.00 GB/s\), bar 1\.2x$' \
-		"^ring-allreduce-peer +- .*\\(bar pending the time model's link figures; no recorded result\\)\$"; do
+		"^ring-allreduce-peer +pass +0\\.6 .*ok: 1\\.20x the model's 0\\.500 ms on h100-sxm, bar 1\\.5x\$" \
+		"^tensor-parallel-mlp +pass +2\\.2 .*MISSED: 1\\.76x the model's 1\\.250 ms on h100-sxm, bar 1\\.5x\$" \
+		'^ring-attention-peer +- .*\(no recorded result\)$'; do
 		grep -qE -- "$re" "$T/out" || note "no line matching: $re"
 	done
 	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \

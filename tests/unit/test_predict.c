@@ -148,7 +148,7 @@ Test(predict, launches_merge_by_kernel_longest_first)
 	p.device = xstrdup("h100-sxm");
 	p.name = xstrdup("NVIDIA H100 SXM5 80GB");
 	p.ms = 0.0535;
-	p.gbps = p.pct_peak_bw = p.tflops = NAN;
+	p.gbps = p.pct_peak_bw = p.tflops = p.pct_peak_flops = NAN;
 	cr_assert_eq(run_prediction_read("tests/fixtures/predict/launches.jsonl", &p), 0);
 	cr_assert_eq(p.total_launches, 4, "a line that is not JSON is no launch");
 	cr_assert_eq(p.n_launches, 3);
