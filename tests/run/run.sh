@@ -197,6 +197,19 @@ cache_hit_skips_nvcc() {
 	[ "$(compiles "$T/nvcc.log")" = 5 ] || note "unchanged re-check ran nvcc"
 	viafake check square --file "$T/mine.cu" --json
 	json_expect "d['cached'] is True"
+	# a hard link to a cached program moves its change time, not its
+	# bytes: still cached, and the entry's digest says so from then on
+	for d in "$home"/cache/[0-9a-f]*/; do ln -f "$d/prog" "$d/prog.link"; done
+	viafake check square --file "$T/mine.cu" --json
+	json_expect "d['cached'] is True and 'build_note' not in d"
+	for d in "$home"/cache/[0-9a-f]*/; do
+		python3 -c 'import os, sys
+st = os.stat(sys.argv[1] + "/prog")
+kept = open(sys.argv[1] + "/digest").read().split()[1:]
+sys.exit(kept != [str(st.st_size), str(st.st_ino), str(st.st_ctime_ns // 10**9), str(st.st_ctime_ns % 10**9)])' \
+			"$d" || note "the digest of $d was not brought up to date"
+		rm -f "$d/prog.link"
+	done
 	echo "// changed" >>"$T/mine.cu"
 	viafake check square --file "$T/mine.cu"
 	expect_out "build compiled"
