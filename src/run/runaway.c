@@ -125,8 +125,10 @@ static uint64_t measure(const struct run_request *req, const char *prog, const c
 	char *entry = xasprintf("CUDALAB_SIMT_COUNTERS=%s", counters);
 	char *gpus = xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(req));
 	char *argv[] = { (char *)prog, "--mode", "check", NULL, NULL, NULL };
+	/* every block run, not the time model's sample of them, whatever the
+	 * shell says */
 	const char *env[] = { entry, gpus, "CUDALAB_SIMT_CHECKS=0", "CUDALAB_SIMT_SCHEDULE=0",
-			      "ASAN_OPTIONS=detect_leaks=0", NULL };
+			      "CUDALAB_SIMT_PREDICT=", "ASAN_OPTIONS=detect_leaks=0", NULL };
 	struct run_child c;
 	uint64_t most = 0;
 
