@@ -1225,7 +1225,7 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		if (in->op == OP_BAR_WARP) {
 			w->synced++;
 			if (bc->hz)
-				simt_hz_warp_sync(bc, w, ex | w->sync_extra);
+				simt_warp_bar_order(bc, mod, w, ex, w->sync_extra);
 		}
 		w->sync_extra = 0;
 		switch (in->op) {
