@@ -28,6 +28,7 @@
 #include "exec/lanes.h"
 #include "exec/typed.h"
 #include "exec/host.h"
+#include "perf/ops.h"
 
 #include <math.h>
 #include <string.h>
@@ -459,6 +460,7 @@ void simt_runs_prepare(struct simt_module *mod)
 			ru[i].flops[in->flop_type < 2 ? in->flop_type : 2] += in->flop;
 	}
 	mod->runs = ru;
+	simt_ops_module(mod);
 	pthread_mutex_unlock(&runs_lock);
 }
 
@@ -516,6 +518,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	 * run_pop lanes; `left` instructions of it, from nxt, not yet run */
 	const struct simt_run *runs = mod->runs;
 	uint32_t left = 0, nxt = 0, run_pop = 0;
+	/* marks of the instructions run (perf/ops.h), usually NULL */
+	const uint8_t *ran;
 	struct line_cache lc = {0};
 	/* the pc after the last one run, when the loop went on there */
 	uint32_t seq = UINT32_MAX;
@@ -525,6 +529,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		simt_runs_prepare(L->mod);
 		runs = L->mod->runs;
 	}
+	ran = mod->ran;
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
 	bases[OK_NONE] = w->scratch;
@@ -564,6 +569,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				cpop = popc(cmask);
 			}
 			tally_run(&tl, &runs[w->pc], cpop, 1);
+			if (__builtin_expect(ran != NULL, 0))
+				simt_ops_ran(mod, w->pc, runs[w->pc].len);
 			run_pop = cpop;
 			left = runs[w->pc].len - 1;
 			nxt = w->pc + 1;
