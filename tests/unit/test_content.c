@@ -303,7 +303,7 @@ Test(content, missing_fields_and_wrong_types)
 	char what[64];
 	size_t i, k = 0;
 
-	expect_n_diags(c, 22);
+	expect_n_diags(c, 23);
 	/* exercises/bare has only the optional "gpus" */
 	for (i = 0; i < 6; i++) {
 		snprintf(what, sizeof what, "exercise is missing required field \"%s\"",
@@ -316,6 +316,9 @@ Test(content, missing_fields_and_wrong_types)
 		    "exercise is missing required field \"hints\"");
 	expect_diag(c, k++, "exercises/no-hints/exercise.md", 6, 13,
 		    "\"difficulty\" must be 1 to 5, got 9");
+	/* the lower bound too */
+	expect_diag(c, k++, "exercises/zero-difficulty/exercise.md", 6, 13,
+		    "\"difficulty\" must be 1 to 5, got 0");
 	expect_diag(c, k++, "lessons/20-nominutes.md", 2, 1,
 		    "lesson is missing required field \"minutes\"");
 	expect_diag(c, k++, "lessons/30-types.md", 3, 8,
@@ -349,6 +352,7 @@ Test(content, missing_fields_and_wrong_types)
 	cr_expect_null(catalog_lesson(c, "types"));
 	/* an exercise without its difficulty is left out like any other */
 	cr_expect_null(catalog_exercise(c, "no-difficulty"));
+	cr_expect_null(catalog_exercise(c, "zero-difficulty"));
 	cr_expect_eq(c->n_exercises, 0);
 	catalog_free(c);
 }
