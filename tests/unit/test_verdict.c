@@ -147,3 +147,19 @@ Test(verdict, a_gpu_run_reads_no_hazards_file)
 	cr_expect_eq(res.n_hazards, 0);
 	run_result_free(&res);
 }
+
+/* A program that reports a pass and then exits with an error has not
+ * passed: whatever failed after the report (a leak check, a destructor, a
+ * stray cudaError) counts. */
+Test(verdict, a_pass_followed_by_an_error_exit_is_a_runtime_error)
+{
+	struct run_result res;
+
+	interpret(&res, BACKEND_GPU, "{\"status\":\"pass\",\"key\":\"" KEY "\"}", 3, 0, NULL);
+	cr_expect_eq(res.status, RUN_RUNTIME_ERROR, "status %s", run_status_name(res.status));
+	cr_expect_str_eq(res.summary, "runtime error: reported pass but exited with code 3");
+	run_result_free(&res);
+	interpret(&res, BACKEND_GPU, "{\"status\":\"pass\",\"key\":\"" KEY "\"}", 0, 0, NULL);
+	cr_expect_eq(res.status, RUN_PASS, "status %s", run_status_name(res.status));
+	run_result_free(&res);
+}
