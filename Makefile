@@ -8,6 +8,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/,
 #                   man page, docs/ and bash and zsh completion
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
+#   make mutate     plant each bug of tests/mutate/mutants.txt, run the suite
+#                   that should catch it, report the survivors (MUTATE_JOBS=2)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
 # apart from the flags cudalab needs).  Missing packages are installed (as
@@ -89,7 +91,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test check-layers fuzz test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test check-layers fuzz mutate test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -228,6 +230,13 @@ $(FUZZ_SIMT_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@FUZZ_DIR='$(FUZZ_DIR)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+# Mutation testing (build-aux/mutate.sh): each mutant of the list planted
+# in a copy of the tree and this build, its suite run.  MUTANTS="id ..."
+# picks some, MUTATE_JOBS copies work at once, MUTATE_LIST=1 only checks
+# the list.  Exit 1 below MUTATE_MIN percent killed (default 90).
+mutate: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh build-aux/mutate.sh
 
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)
