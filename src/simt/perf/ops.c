@@ -28,8 +28,9 @@ void simt_ops_module(struct simt_module *mod)
 }
 
 /* The PTX opcode on line `line` (from 1) of mod's text: the first word
- * after an optional guard (@%p, @!%p), up to a blank or ';'.  Its length,
- * 0 when the line is not there. */
+ * after the braces that open inline asm blocks ("{ add.f16 ...") and an
+ * optional guard (@%p, @!%p), up to a blank or ';'.  Its length, 0 when
+ * the line is not there. */
 static size_t opcode_at(const struct simt_module *mod, const char *const *starts,
 			uint32_t nlines, uint32_t line, const char **op)
 {
@@ -39,7 +40,7 @@ static size_t opcode_at(const struct simt_module *mod, const char *const *starts
 	if (line == 0 || line > nlines)
 		return 0;
 	p = starts[line - 1];
-	while (p < end && (*p == ' ' || *p == '\t'))
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '{'))
 		p++;
 	if (p < end && *p == '@') {
 		while (p < end && *p != ' ' && *p != '\t' && *p != '\n')
