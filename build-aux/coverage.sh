@@ -15,7 +15,10 @@
 #
 # Environment: BUILD, NVCC, COVERAGE_DIR, COVERAGE_SUITES (which suites
 # run, default "unit fuzz simt harness run e2e docs"; the PTX lists need
-# simt), SIMT_TEST_FILTER (passed on).  The report is printed and kept in
+# simt; "none" runs nothing and reports the counts an earlier run left,
+# even one stopped part-way), SIMT_TEST_FILTER and SIMT_TEST_TIMEOUT
+# (passed on; the latter 600 s by default here, as the instrumented
+# library runs slower).  The report is printed and kept in
 # $COVERAGE_DIR/report.txt; the instructions run in
 # $COVERAGE_DIR/ops-run.txt.  Exit status 1 when a suite failed (its
 # figures are still given), 2 when there is nothing to measure.
@@ -36,9 +39,12 @@ if [ ! -f "$COV/libcudalab-simt.a" ] || [ ! -x "$COV/cudalab" ]; then
 fi
 case $COV in /*) ;; *) COV=$TOP/$COV ;; esac
 
+[ "$SUITES" = none ] && SUITES=
 # Counts of an earlier run would add to this one's.
-find "$COV" -name '*.gcda' -exec rm -f {} +
-rm -f "$COV/ops-run.txt" "$COV/suites.log"
+if [ -n "$SUITES" ]; then
+	find "$COV" -name '*.gcda' -exec rm -f {} +
+	rm -f "$COV/ops-run.txt" "$COV/suites.log"
+fi
 # The conformance programs' objects do not depend on the library: reuse
 # the normal build's, so that only linking is left.
 mkdir -p "$COV/simt-tests"
@@ -54,7 +60,8 @@ for s in $SUITES; do
 	case $s in
 	unit) "$COV/unit-tests" --jobs 2 ;;
 	fuzz) BUILD=$COV sh tests/fuzz/regress.sh ;;
-	simt) CUDALAB_SIMT_OPS=$COV/ops-run.txt BUILD=$COV NVCC=$NVCC sh tests/simt/run.sh ;;
+	simt) CUDALAB_SIMT_OPS=$COV/ops-run.txt SIMT_TEST_TIMEOUT=${SIMT_TEST_TIMEOUT:-600} \
+		BUILD=$COV NVCC=$NVCC sh tests/simt/run.sh ;;
 	harness|run|e2e|docs)
 		BUILD=$COV CUDALAB_BIN=$COV/cudalab NVCC=$NVCC sh "tests/$s/run.sh" ;;
 	*) echo "coverage: no suite \"$s\""; exit 2 ;;
@@ -188,7 +195,7 @@ ptx_report() {
 
 {
 	# shellcheck disable=SC2086
-	echo "coverage: suites$(printf ' %s' $SUITES)${failed:+ (failed:$failed)}"
+	echo "coverage: suites$(printf ' %s' ${SUITES:-none: the counts left})${failed:+ (failed:$failed)}"
 	echo
 	printf '%-14s %8s %8s %9s %9s\n' room lines covered branches taken
 	gcov_rooms | awk '
