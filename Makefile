@@ -254,7 +254,7 @@ fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 # in a copy of the tree and this build, its suite run.  MUTANTS="id ..."
 # picks some, MUTATE_JOBS copies work at once, MUTATE_LIST=1 only checks
 # the list.  Exit 1 below MUTATE_MIN percent killed (default 90).
-mutate: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
+mutate: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(SIMT_UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh build-aux/mutate.sh
 
 # Coverage (build-aux/coverage.sh): the tree built with --coverage (at
@@ -266,7 +266,7 @@ coverage:
 		coverage-build
 	@BUILD='$(BUILD)' COVERAGE_DIR='$(COVERAGE_DIR)' NVCC='$(NVCC)' sh build-aux/coverage.sh
 
-coverage-build: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
+coverage-build: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(SIMT_UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)

@@ -14,8 +14,8 @@
 # the PTX ISA gives the arithmetic and comparison instructions.
 #
 # Environment: BUILD, NVCC, COVERAGE_DIR, COVERAGE_SUITES (which suites
-# run, default "unit fuzz simt harness run e2e docs"; the PTX lists need
-# simt; "none" runs nothing and reports the counts an earlier run left,
+# run, default "unit unit-simt fuzz simt harness run e2e docs"; the PTX
+# lists need simt; "none" runs nothing and reports the counts an earlier run left,
 # even one stopped part-way), SIMT_TEST_FILTER and SIMT_TEST_TIMEOUT
 # (passed on; the latter 600 s by default here, as the instrumented
 # library runs slower).  The report is printed and kept in
@@ -26,7 +26,7 @@ set -u
 BUILD=${BUILD:-build}
 NVCC=${NVCC:-}
 COV=${COVERAGE_DIR:-$BUILD/coverage}
-SUITES=${COVERAGE_SUITES:-unit fuzz simt harness run e2e docs}
+SUITES=${COVERAGE_SUITES:-unit unit-simt fuzz simt harness run e2e docs}
 TOP=$(pwd)
 
 if ! command -v gcov >/dev/null 2>&1; then
@@ -58,7 +58,7 @@ failed=""
 for s in $SUITES; do
 	echo "== $s (coverage)"
 	case $s in
-	unit) "$COV/unit-tests" --jobs 2 ;;
+	unit|unit-simt) "$COV/$s-tests" --jobs 2 ;;
 	fuzz) BUILD=$COV sh tests/fuzz/regress.sh ;;
 	simt) CUDALAB_SIMT_OPS=$COV/ops-run.txt SIMT_TEST_TIMEOUT=${SIMT_TEST_TIMEOUT:-600} \
 		BUILD=$COV NVCC=$NVCC sh tests/simt/run.sh ;;

@@ -16,6 +16,7 @@
 # A value is the rest of the line after the key and its blanks, less
 # trailing blanks; '#' starts a comment line.  Suites and what WORDS pick:
 #     unit GLOB...     Criterion tests matching each --filter GLOB
+#     unit-simt GLOB...  simt's Criterion tests (tests/unit-simt), the same
 #     simt NAME...     conformance programs whose names contain each NAME
 #     harness EX...    lab.h's host checks and those exercises (- for none)
 #     run NAME...      the runner suite's tests of those names
@@ -163,7 +164,7 @@ for m in "$WORK"/m/*/; do
 		exit 2
 	fi
 	case $(field "$m" suite) in
-	unit\ *|simt\ *|harness\ *|run\ *|e2e\ *|docs\ *|fuzz) ;;
+	unit\ *|unit-simt\ *|simt\ *|harness\ *|run\ *|e2e\ *|docs\ *|fuzz) ;;
 	*) echo "$where: unknown suite \"$(field "$m" suite)\""; exit 2 ;;
 	esac
 	mutated "$f" | diff -u --label "a/$f" --label "b/$f" "$f" - >"$m/diff"
@@ -201,6 +202,7 @@ make_copy() {
 targets() {
 	case $1 in
 	unit) echo "$BUILD/unit-tests $BUILD/cudalab" ;;
+	unit-simt) echo "$BUILD/unit-simt-tests" ;;
 	simt) echo "$BUILD/libcudalab-simt.a" ;;
 	fuzz) (cd "$TOP" && ls -d "$BUILD"/fuzz-regress/fuzz_*) | tr '\n' ' ' ;;
 	*) echo "$BUILD/cudalab $BUILD/libcudalab-simt.a $BUILD/insight-lines" ;;
@@ -215,11 +217,11 @@ run_suite() {
 	shift
 	bin=$(pwd)/$BUILD/cudalab
 	case $s in
-	unit|simt)
+	unit|unit-simt|simt)
 		# one run per word, until one fails
 		for w in "$@"; do
-			if [ "$s" = unit ]; then
-				timeout "$TIMEOUT" "$BUILD/unit-tests" --jobs 1 --filter "$w"
+			if [ "$s" != simt ]; then
+				timeout "$TIMEOUT" "$BUILD/$s-tests" --jobs 1 --filter "$w"
 			else
 				BUILD=$BUILD NVCC=$NVCC SIMT_TEST_FILTER=$w \
 					timeout "$TIMEOUT" sh tests/simt/run.sh
