@@ -273,6 +273,8 @@ void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
 		    struct warp *w);
 bool simt_warp_sync_ready(const struct simt_module *mod, struct warp *w,
 			  uint32_t membermask);
+void simt_warp_bar_order(struct block_ctx *bc, const struct simt_module *mod,
+			 const struct warp *w, uint32_t run, uint32_t past);
 void simt_exec_shfl(struct block_ctx *bc, const struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex);

@@ -75,6 +75,27 @@ static void release_warp_bar(struct warp *w, uint32_t lanes)
 	w->sync_wait &= ~lanes;
 }
 
+/* Tells the checker that bar.warp.sync completed for `run` (lanes at
+ * w->pc) and `past` (lanes released at their own bar.warp.sync, now one
+ * past it).  A lane is ordered with the lanes its own mask names and no
+ * others, so lanes that meet with different masks (two half-warps, each
+ * naming its own half) are ordered as one group per mask. */
+void simt_warp_bar_order(struct block_ctx *bc, const struct simt_module *mod,
+			 const struct warp *w, uint32_t run, uint32_t past)
+{
+	uint32_t mask[32], lanes = run | past;
+
+	FOR_LANES(run, mask[l] = sync_mask_of(mod, w, w->pc, l));
+	FOR_LANES(past, mask[l] = sync_mask_of(mod, w, w->lane_pc[l] - 1, l));
+	while (lanes) {
+		uint32_t m = mask[__builtin_ctz(lanes)], group = 0;
+
+		FOR_LANES(lanes, if (mask[l] == m) group |= 1u << l);
+		simt_hz_warp_sync(bc, w, group);
+		lanes &= ~group;
+	}
+}
+
 /* Lets lanes waiting at a warp-synchronous instruction go on once every
  * lane their member mask names has arrived or exited. */
 void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
@@ -96,9 +117,9 @@ void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
 			need = sync_mask_of(mod, w, pc, first) & w->exist &
 			       ~w->exited;
 			if ((need & ~bar) == 0) {
-				if (bc->hz)
-					simt_hz_warp_sync(bc, w, bar);
 				release_warp_bar(w, bar);
+				if (bc->hz)
+					simt_warp_bar_order(bc, mod, w, 0, bar);
 			}
 			continue;
 		}

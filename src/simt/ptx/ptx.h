@@ -403,6 +403,9 @@ struct simt_module {
 	 * report. */
 	uint8_t *ld_quiet;
 	uint32_t ncode_quiet;
+	/* Per instruction, whether it ran: only with CUDALAB_SIMT_OPS
+	 * (perf/ops.h), else NULL. */
+	uint8_t *ran;
 };
 
 /* What one instruction does to the registers whose reads are checked

@@ -534,6 +534,7 @@ void simt_module_free(struct simt_module *mod)
 	free(mod->vars);
 	free(mod->code);
 	free(mod->runs);
+	free(mod->ran);
 	for (i = 0; i < (int)mod->nuck_row; i++)
 		free(mod->uck_name[i]);
 	free(mod->uck_name);
