@@ -148,7 +148,7 @@ struct hz_report {
 
 
 /* Why a barrier-misuse report was made (part of its identity). */
-enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
+enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_EXITED_SRC,
        WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST, WHY_ASYNC_AGAIN,
        WHY_LOST_UPDATE };
 
