@@ -1,4 +1,4 @@
-// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:11 ... reads lane 16, which has exited
+// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:12 ... reads lane 16, which has exited
 //
 // A shuffle naming all 32 lanes inside a branch that only 16 take.  The
 // other 16 exit without it, which CUDA allows (only non-exited lanes must

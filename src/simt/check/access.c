@@ -172,8 +172,7 @@ COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
 	hz_key_init(&k, bc, HK_RACE, SP_GLOBAL);
 	hz_key_other(&k, op, r, r_write);
 	hz_key_site(&k, 1, bc, bc->block, tid, pc, acc);
-	k.xs[1] = (struct xsite){bc->L->mod, bc->L->fn->name, me->stream,
-				 me->device, me->node};
+	k.xs[1] = hz_xsite_of(me);
 	hz_report(bc, &k, hz_xop_message, NULL);
 }
 

@@ -143,6 +143,8 @@ struct hz_report {
 		uint32_t stream;
 		int device;
 		uint32_t node;      /* a graph node's index + 1, else 0 */
+		uint32_t thread;    /* a per-thread default stream's host
+				     * thread (simt_order_op), else 0 */
 	} xs[2];
 };
 
@@ -351,6 +353,8 @@ void hz_key_site(struct hz_report *k, int i, const struct block_ctx *bc,
 uint32_t hz_api_site(const char *name);
 void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
 		  const struct hz_rec *r, bool r_write);
+/* The site of operation op as a race between streams names it. */
+struct xsite hz_xsite_of(const struct simt_order_op *op);
 void hz_print_new_reports(const struct launch_state *L);
 void hz_at_exit(void);
 

@@ -112,6 +112,9 @@ static void stream_text(struct simt_buf *b, const struct xsite *x)
 		simt_buf_printf(b, "on ");
 	if (x->stream)
 		simt_buf_printf(b, "stream %u", x->stream);
+	else if (x->thread)
+		simt_buf_printf(b, "the per-thread default stream of host thread %u",
+				x->thread);
 	else if (x->device > 0 || hz_ndevices > 1)
 		simt_buf_printf(b, "the default stream of device %d", x->device);
 	else
@@ -334,6 +337,12 @@ uint32_t hz_api_site(const char *name)
 	return 0xC0000000u | (h & 0x3fffffffu);
 }
 
+struct xsite hz_xsite_of(const struct simt_order_op *op)
+{
+	return (struct xsite){op->mod, op->name, op->stream, op->device,
+			      op->node, op->thread};
+}
+
 /* Site 0 of a race between streams: the access recorded in r by
  * operation op. */
 void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
@@ -341,8 +350,7 @@ void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
 {
 	k->xop = true;
 	k->why = WHY_STREAMS;
-	k->xs[0] = (struct xsite){op->mod, op->name, op->stream, op->device,
-				  op->node};
+	k->xs[0] = hz_xsite_of(op);
 	k->other = op->mod ? (const void *)op->mod : (const void *)op->name;
 	k->acc[0] = (uint8_t)hz_acc_of_rec(r, r_write);
 	if (op->mod && !(r->flags & HZR_XOP)) {
@@ -411,6 +419,14 @@ static const char *kind_word(int kind)
 							     : "uninitialized";
 }
 
+/* A per-thread default stream's host thread (stream 0 is then that
+ * stream, not the legacy one). */
+static void write_thread(FILE *f, const struct xsite *x)
+{
+	if (x->thread)
+		fprintf(f, ",\"host_thread\":%u", x->thread);
+}
+
 static void write_site(FILE *f, const struct hz_report *r, int i)
 {
 	const struct simt_module *mod = r->xop ? r->xs[i].mod : r->mod;
@@ -429,6 +445,7 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		else
 			fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 				r->xs[i].device);
+		write_thread(f, &r->xs[i]);
 		if (r->xs[i].node)
 			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
 		fputc('}', f);
@@ -454,6 +471,7 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		json_str(f, simt_demangle(r->xs[i].name, name, sizeof name));
 		fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 			r->xs[i].device);
+		write_thread(f, &r->xs[i]);
 		if (r->xs[i].node)
 			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
 	}

@@ -70,8 +70,7 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 	k.site[1] = hz_api_site(me->name);
 	k.acc[1] = write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, me->name, me->stream, me->device,
-				 me->node};
+	k.xs[1] = hz_xsite_of(me);
 	if (xop.cached >= 0 && hz_same_key(&hz_reports[xop.cached], &k)) {
 		xop.pending++;
 		return;
@@ -288,7 +287,7 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 	k.site[1] = hz_api_site(host_write ? "host write" : "host read");
 	k.acc[1] = host_write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1, 0};
+	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1, 0, 0};
 	i = hz_report_outside(&k, host_message, &fresh);
 	if (fresh) {
 		pthread_mutex_lock(&hz_report_lock);

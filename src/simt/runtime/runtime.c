@@ -684,11 +684,29 @@ void simt_stream_lane_sub(cudaStream_t s, uint32_t lane)
 	sub_lane = lane;
 }
 
+/* The calling thread's per-thread default stream on each device: its
+ * lane + 1, or 0 before the thread first uses it. */
+static _Thread_local uint32_t per_thread_lane[SIMT_MAX_GPUS];
+/* While set, stream 0 names the per-thread default stream (ptsz.c). */
+static _Thread_local bool null_per_thread;
+
+void simt_null_stream_per_thread(bool on)
+{
+	null_per_thread = on;
+}
+
 uint32_t simt_stream_lane_on(cudaStream_t s, int device)
 {
+	uintptr_t v = (uintptr_t)s;
+
 	if (sub_lane != UINT32_MAX && s == sub_stream)
 		return sub_lane;
-	return (uintptr_t)s <= 2 ? simt_order_default_lane(device) : s->lane;
+	if (v == 2 || (v == 0 && null_per_thread)) {
+		if (!per_thread_lane[device])
+			per_thread_lane[device] = simt_order_per_thread_lane(device) + 1;
+		return per_thread_lane[device] - 1;
+	}
+	return v <= 1 ? simt_order_default_lane(device) : s->lane;
 }
 
 /* The per-thread default stream's capture state is the thread's own. */

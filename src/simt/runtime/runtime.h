@@ -93,6 +93,10 @@ uint32_t simt_stream_lane_on(cudaStream_t s, int device);
 /* While lane is not UINT32_MAX, the calling thread's operations on
  * stream s are issued to lane instead of the stream's (a graph node's). */
 void simt_stream_lane_sub(cudaStream_t s, uint32_t lane);
+/* While on, the calling thread's stream 0 is its per-thread default
+ * stream, as in the synchronous calls of a program built with
+ * --default-stream per-thread; off, the legacy one. */
+void simt_null_stream_per_thread(bool on);
 
 /* ---- runtime state (runtime.c) ---- */
 
