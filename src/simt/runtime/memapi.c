@@ -419,6 +419,7 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 		simt_hz_op_range(dst, count, true);
 		simt_mem_copied(dst, src, count);
 		memmove(dst, src, count);
+		simt_peer_copy_note(dst, src, count);
 		simt_hz_op_end(lane);
 	}
 	simt_unlock();
@@ -513,8 +514,10 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch,
 			width);
 	}
-	if (e == cudaSuccess)
+	if (e == cudaSuccess) {
+		simt_peer_copy_note(dst, src, (uint64_t)width * height);
 		simt_hz_op_end(lane);
+	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }

@@ -175,6 +175,32 @@ bool simt_peer_enabled(int from, int to)
 	return from == to || peer[from][to];
 }
 
+bool simt_peer_copy_direct(int src, int dst)
+{
+	return peer[src][dst] || peer[dst][src];
+}
+
+/* Set while a copy runs in parts (simt_copy_parts): 1 until its first
+ * part between devices is counted, then 2. */
+static _Thread_local int copy_parts;
+
+void simt_copy_parts(bool on)
+{
+	copy_parts = on;
+}
+
+void simt_peer_copy_note(const void *dst, const void *src, uint64_t n)
+{
+	int sd = simt_mem_device(src), dd = simt_mem_device(dst);
+	bool first = copy_parts != 2;
+
+	if (sd < 0 || dd < 0 || sd == dd || !n)
+		return;
+	if (copy_parts)
+		copy_parts = 2;
+	simt_counters_peer_copy(sd, dd, n, !simt_peer_copy_direct(sd, dd), first);
+}
+
 static bool valid_device(int d)
 {
 	simt_init();
