@@ -135,7 +135,16 @@ int main(int argc, char **argv)
 	want("banks(", "shared_bank_conflicts", warps * 2);
 	want("banks(", "shared_store_requests", 2 * warps);
 	want("banks(", "barriers", 2 * warps);
+	want("copy(", "global_load_bytes", 2 * N * 4);
+	want("copy(", "global_store_bytes", 2 * N * 4);
 	want("counting(", "atomics", N);
+	/* every lane of a warp adds to one word: 31 conflicts a warp */
+	want("counting(", "global_atomics", N);
+	want("counting(", "shared_atomics", 0);
+	want("counting(", "global_atomic_conflicts", warps * 31);
+	want("counting(", "shared_atomic_conflicts", 0);
+	want("counting(", "global_load_bytes", N * 4);
+	want("counting(", "global_store_bytes", N * 4);
 	want("counting(", "flops_f32", 2 * N);
 	double ti = field("copy(", "thread_instructions");
 	double wi = field("copy(", "warp_instructions");

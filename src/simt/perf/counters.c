@@ -227,7 +227,10 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 		"\"divergent_branches\":%llu,\"atomics\":%llu,\"barriers\":%llu,"
 		"\"local_loads\":%llu,\"local_stores\":%llu,"
 		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
-		"\"hazards\":%llu,\"blocks\":%llu",
+		"\"hazards\":%llu,\"blocks\":%llu,"
+		"\"global_atomics\":%llu,\"shared_atomics\":%llu,"
+		"\"global_atomic_conflicts\":%llu,\"shared_atomic_conflicts\":%llu,"
+		"\"global_load_bytes\":%llu,\"global_store_bytes\":%llu",
 		(unsigned long long)launches, (unsigned long long)c->thread_insts,
 		(unsigned long long)c->warp_insts, (unsigned long long)max_launch, seconds,
 		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
@@ -240,7 +243,10 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 		(unsigned long long)c->local_ld, (unsigned long long)c->local_st,
 		(unsigned long long)c->flops_f32, (unsigned long long)c->flops_f64,
 		(unsigned long long)c->flops_f16, (unsigned long long)c->hazards,
-		(unsigned long long)c->blocks);
+		(unsigned long long)c->blocks, (unsigned long long)c->gatom,
+		(unsigned long long)c->satom, (unsigned long long)c->gatom_conflicts,
+		(unsigned long long)c->satom_conflicts,
+		(unsigned long long)c->gld_bytes, (unsigned long long)c->gst_bytes);
 }
 
 /* With several devices: how many launches each had. */
@@ -333,6 +339,12 @@ static const struct {
 	{ "flops_f16", offsetof(struct simt_counts, flops_f16) },
 	{ "hazards", offsetof(struct simt_counts, hazards) },
 	{ "blocks", offsetof(struct simt_counts, blocks) },
+	{ "global_atomics", offsetof(struct simt_counts, gatom) },
+	{ "shared_atomics", offsetof(struct simt_counts, satom) },
+	{ "global_atomic_conflicts", offsetof(struct simt_counts, gatom_conflicts) },
+	{ "shared_atomic_conflicts", offsetof(struct simt_counts, satom_conflicts) },
+	{ "global_load_bytes", offsetof(struct simt_counts, gld_bytes) },
+	{ "global_store_bytes", offsetof(struct simt_counts, gst_bytes) },
 };
 
 int cudalab_simt_counter(const char *name, unsigned long long *value)

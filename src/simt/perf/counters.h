@@ -19,6 +19,10 @@ struct simt_counts {
 	uint64_t local_ld, local_st;
 	uint64_t hazards; /* occurrences of hazards (check/) */
 	uint64_t blocks;  /* blocks launched */
+	/* lane operations of atomics by the space they resolved to, and per
+	 * warp atomic its lanes beyond the first at each address */
+	uint64_t gatom, satom, gatom_conflicts, satom_conflicts;
+	uint64_t gld_bytes, gst_bytes; /* bytes the lanes asked for */
 };
 
 extern bool simt_counters_on;
