@@ -248,8 +248,10 @@ bool hz_report_again(struct block_ctx *bc, struct hz_report *key)
 	if (key->nsites == 2 && !key->xop && (key->site[0] > key->site[1] ||
 				 (key->site[0] == key->site[1] &&
 				  key->acc[0] > key->acc[1]))) {
-		uint32_t t3[3], pc = key->pc[0], site = key->site[0], acc32;
+		uint32_t t3[3], pc = key->pc[0], site = key->site[0];
+		uint32_t bytes = key->bytes[0];
 		uint8_t acc = key->acc[0];
+		int param = key->param[0];
 
 		key->pc[0] = key->pc[1];
 		key->pc[1] = pc;
@@ -257,12 +259,10 @@ bool hz_report_again(struct block_ctx *bc, struct hz_report *key)
 		key->site[1] = site;
 		key->acc[0] = key->acc[1];
 		key->acc[1] = acc;
-		acc32 = key->bytes[0];
 		key->bytes[0] = key->bytes[1];
-		key->bytes[1] = acc32;
-		acc32 = (uint32_t)key->param[0];
+		key->bytes[1] = bytes;
 		key->param[0] = key->param[1];
-		key->param[1] = (int)acc32;
+		key->param[1] = param;
 		memcpy(t3, key->block[0], sizeof t3);
 		memcpy(key->block[0], key->block[1], sizeof t3);
 		memcpy(key->block[1], t3, sizeof t3);
