@@ -421,6 +421,7 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 		memmove(dst, src, count);
 		simt_peer_copy_note(dst, src, count);
 		simt_hz_op_end(lane);
+		simt_tl_copy(lane, dst, src, count, !how->async);
 	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
@@ -517,6 +518,7 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 	if (e == cudaSuccess) {
 		simt_peer_copy_note(dst, src, (uint64_t)width * height);
 		simt_hz_op_end(lane);
+		simt_tl_copy(lane, dst, src, (uint64_t)width * height, !how->async);
 	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
@@ -567,6 +569,7 @@ static cudaError_t set1d(void *devPtr, int value, size_t count,
 	memset(devPtr, value, count);
 	simt_mem_written(devPtr, count);
 	simt_hz_op_end(lane);
+	simt_tl_set(lane, devPtr, count);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -617,6 +620,7 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 		simt_mem_written((char *)devPtr + r * pitch, width);
 	}
 	simt_hz_op_end(lane);
+	simt_tl_set(lane, devPtr, (uint64_t)width * height);
 	simt_unlock();
 	return cudaSuccess;
 }
