@@ -27,7 +27,9 @@ static cudaError_t last_error = cudaSuccess;  // returned once by cudaGetLastErr
 static cudaError_t pending = cudaSuccess;     // a fault of a running kernel...
 static cudaError_t sticky = cudaSuccess;      // ...seen from the next sync on
 static double gpu_ms = 0;                     // the device clock
-static double event_ms[2];
+// lab.time's events of its one device: start, stop, and stop once idle
+const int n_events = 3;
+static double event_ms[n_events];
 static int flushes = 0;                       // memsets over the L2 flush buffer
 static size_t flush_bytes = 0;
 static long kernels = 0;                      // "kernels" run by solve
@@ -91,6 +93,13 @@ cudaError_t cudaGetDevice(int* d)
     return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+// One device: no peer to give access to (lab.devices asks).
+cudaError_t cudaDeviceCanAccessPeer(int* can, int, int)
+{
+    *can = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) { return cudaErrorInvalidDevice; }
 cudaError_t cudaMalloc(void** p, size_t n)
 {
     *p = calloc(1, n);
@@ -130,7 +139,7 @@ cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t)
 cudaError_t cudaEventCreate(cudaEvent_t* e)
 {
     static int made;
-    *e = mock::event_handle(made++ % 2);
+    *e = mock::event_handle(made++ % mock::n_events);
     return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
