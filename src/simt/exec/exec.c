@@ -1246,7 +1246,6 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		}
 		if (bc->hz && M && in->op != OP_TENSOR)
 			simt_check_members(bc, w, in, ex, M);
-		w->sync_waited = false;
 		if (in->op == OP_BAR_WARP) {
 			w->synced++;
 			if (bc->hz)

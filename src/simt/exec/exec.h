@@ -103,11 +103,8 @@ struct warp {
 	bool spun;
 	uint32_t spin_pc, spin_lanes, spin_off;
 	/* Hazard checking of warp-synchronous instructions: lanes released
-	 * from a bar.warp.sync wait together with the running group, and,
-	 * for a group that had to wait, the lanes exited when it began. */
+	 * from a bar.warp.sync wait together with the running group. */
 	uint32_t sync_extra;
-	uint32_t sync_exited_at;
-	bool sync_waited;
 	/* Per row, the lanes that have written it, kept for the rows
 	 * check/uninit_reg.c checks (when the block's uck is set). */
 	uint32_t *defd;
@@ -292,7 +289,7 @@ bool simt_bar_arrive(struct block_ctx *bc, struct warp *w,
 void simt_check_all_barriers(struct block_ctx *bc);
 void simt_check_aligned_bar(struct block_ctx *bc, const struct warp *w,
 			    const struct simt_insn *in, uint32_t ex);
-void simt_check_members(struct block_ctx *bc, struct warp *w,
+void simt_check_members(struct block_ctx *bc, const struct warp *w,
 			const struct simt_insn *in, uint32_t ex,
 			const uint64_t *M);
 

@@ -159,7 +159,7 @@ static inline uint64_t lane_address(const struct simt_insn *in,
 static void count_sectors(struct block_ctx *bc, const uint64_t *addr,
 			  uint32_t lanes, uint32_t n, bool store)
 {
-	uint64_t sec[64];
+	uint64_t sec[64], bytes = (uint64_t)popc(lanes) * n;
 	int ns = 0, j;
 
 	FOR_LANES(lanes, {
@@ -175,9 +175,11 @@ static void count_sectors(struct block_ctx *bc, const uint64_t *addr,
 	if (store) {
 		bc->counts.gst_req++;
 		bc->counts.gst_sectors += (uint64_t)ns;
+		bc->counts.gst_bytes += bytes;
 	} else {
 		bc->counts.gld_req++;
 		bc->counts.gld_sectors += (uint64_t)ns;
+		bc->counts.gld_bytes += bytes;
 	}
 }
 
@@ -1044,6 +1046,40 @@ static uint64_t atom_global(const struct simt_insn *in, uint8_t *p,
 	}
 }
 
+/* Lanes of `lanes` beyond the first at each of their addresses: their
+ * number less the number of distinct addresses. */
+static uint32_t same_address_lanes(uint8_t *const *ptr, uint32_t lanes)
+{
+	uint32_t extra = 0, seen = 0;
+
+	FOR_LANES(lanes, {
+		uint32_t m = seen;
+		bool dup = false;
+
+		while (m && !dup) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+
+			m &= m - 1;
+			dup = ptr[k] == ptr[l];
+		}
+		extra += dup;
+		seen |= 1u << l;
+	});
+	return extra;
+}
+
+/* Counts a warp atomic whose lanes `ex` reached ptr[], those of `shared`
+ * in shared (or local) memory: lane operations and conflicts (lanes on
+ * an address another lane of the instruction updates) per space. */
+static void count_atomic(struct block_ctx *bc, uint8_t *const *ptr,
+			 uint32_t ex, uint32_t shared)
+{
+	bc->counts.satom += popc(ex & shared);
+	bc->counts.gatom += popc(ex & ~shared);
+	bc->counts.satom_conflicts += same_address_lanes(ptr, ex & shared);
+	bc->counts.gatom_conflicts += same_address_lanes(ptr, ex & ~shared);
+}
+
 bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 		      const struct simt_insn *in, uint64_t *const *bases,
 		      uint32_t ex)
@@ -1052,6 +1088,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 	bool sgn = simt_type_signed(in->type);
 	uint64_t *D = R(in->o[0]);
 	const uint64_t *B = R(in->o[1]), *C = R(in->o[2]);
+	uint8_t *ptr[32];
+	uint32_t in_shared = 0;
 	uint64_t addr[32];
 	bool any_shared = false;
 
@@ -1072,6 +1110,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 
 		if (!p)
 			return false;
+		ptr[l] = p;
+		in_shared |= (uint32_t)shared << l;
 		addr[l] = a;
 		any_shared |= shared;
 		if (bc->hz)
@@ -1088,6 +1128,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 			D[l] = sgn ? sext_to(old, size * 8) : old;
 	});
 	bc->counts.atomics += popc(ex);
+	if (simt_counters_on)
+		count_atomic(bc, ptr, ex, in_shared);
 	if (bc->tr)
 		pm_trace_atomic(bc->tr, w->id, (uint32_t)(in - bc->L->mod->code), addr, ex,
 				(uint32_t)size, any_shared);

@@ -172,10 +172,6 @@ bool simt_warp_sync_ready(const struct simt_module *mod, struct warp *w,
 	simt_park(w, w->mask, w->pc);
 	w->sync_wait |= w->mask;
 	w->mask = 0;
-	if (!w->sync_waited) {
-		w->sync_waited = true;
-		w->sync_exited_at = w->exited;
-	}
 	return false;
 }
 
@@ -537,16 +533,15 @@ void simt_check_aligned_bar(struct block_ctx *bc, const struct warp *w,
 }
 
 /* Member masks of a warp-synchronous instruction: the executing lane must
- * be in its own mask, and the lanes it names must not have gone on
- * without it (exited while it waited for them). */
-void simt_check_members(struct block_ctx *bc, struct warp *w,
-			  const struct simt_insn *in, uint32_t ex,
-			  const uint64_t *M)
+ * be in its own mask.  Lanes the mask names that have exited, before the
+ * others arrived or while they waited, are no misuse: CUDA asks only the
+ * non-exited lanes a mask names to take part (a warp whose last lanes
+ * returned early still reduces with 0xffffffff).  Reading such a lane's
+ * value is another matter, which simt_exec_shfl reports. */
+void simt_check_members(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, uint32_t ex,
+			const uint64_t *M)
 {
-	uint32_t named = 0;
-
-	if (!ex)
-		return;
 	FOR_LANES(ex, {
 		uint32_t m = (uint32_t)M[l];
 
@@ -554,15 +549,6 @@ void simt_check_members(struct block_ctx *bc, struct warp *w,
 			simt_hz_not_member(bc, w, in, l, m);
 			return;
 		}
-		named |= m;
 	});
-	if (w->sync_waited) {
-		uint32_t missing = named & w->exist & w->exited & ~w->sync_exited_at;
-
-		if (missing)
-			simt_hz_never_reached(bc, w, in, (unsigned)__builtin_ctz(ex),
-					      (uint32_t)M[__builtin_ctz(ex)],
-					      missing);
-	}
 }
 

@@ -514,6 +514,7 @@ void simt_module_free(struct simt_module *mod)
 		free(f->bad);
 		free(f->callees);
 		free(f->shvars);
+		free(f->sum_shvars);
 		free(f->sum_bad);
 		free(f->uck_rows);
 	}

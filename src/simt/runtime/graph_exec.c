@@ -388,10 +388,12 @@ static cudaError_t run_copy(const struct copy_node *c)
 	cudaError_t e = cudaSuccess;
 	size_t z;
 
+	simt_copy_parts(true);
 	for (z = 0; e == cudaSuccess && z < c->depth; z++)
 		e = simt_copy2d(c->dst + z * c->dslice, c->dpitch,
 				c->src + z * c->sslice, c->spitch, c->width,
 				c->height, c->kind, &how);
+	simt_copy_parts(false);
 	return e;
 }
 

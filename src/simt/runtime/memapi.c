@@ -419,6 +419,7 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 		simt_hz_op_range(dst, count, true);
 		simt_mem_copied(dst, src, count);
 		memmove(dst, src, count);
+		simt_peer_copy_note(dst, src, count);
 		simt_hz_op_end(lane);
 		simt_tl_copy(lane, dst, src, count, !how->async);
 	}
@@ -515,6 +516,7 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 			width);
 	}
 	if (e == cudaSuccess) {
+		simt_peer_copy_note(dst, src, (uint64_t)width * height);
 		simt_hz_op_end(lane);
 		simt_tl_copy(lane, dst, src, (uint64_t)width * height, !how->async);
 	}

@@ -347,14 +347,13 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async,
 			    width);
 	if (e != cudaSuccess)
 		return fail(e);
-	for (z = 0; z < p->extent.depth; z++) {
+	simt_copy_parts(true);
+	for (z = 0; e == cudaSuccess && z < p->extent.depth; z++)
 		e = copy2d(d.p + z * d.slice, d.pitch, s.p + z * s.slice,
 			   s.pitch, width, p->extent.height, p->kind, async,
 			   stream);
-		if (e != cudaSuccess)
-			return e;
-	}
-	return cudaSuccess;
+	simt_copy_parts(false);
+	return e;
 }
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
