@@ -122,9 +122,13 @@ struct barrier {
 
 struct launch_state;
 
+/* The allocations a block's accesses fell in last, most recent first:
+ * the range the program knows ([lo, lo + size)), where simt reaches it
+ * (host: see simt_mem_host), and its hazard records. */
 struct alloc_cache {
 	uint64_t lo[4];
 	uint64_t size[4];
+	uint8_t *host[4];
 	struct hz_word *shadow[4];
 	uint8_t *init[4];
 };

@@ -7,6 +7,7 @@
  * is the runtime's business (runtime/memory.c). */
 #include "mem/mem.h"
 
+#include <execinfo.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,25 @@ int simt_mem_device(const void *p)
 	const struct simt_alloc *al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
 
 	return al ? al->device : -1;
+}
+
+void simt_mem_origin(const void *p, const char *api, const void *site)
+{
+	struct simt_alloc *al = (struct simt_alloc *)(uintptr_t)
+		simt_mem_find((uint64_t)(uintptr_t)p, 1);
+	void *frames[16];
+	int n, i, k = 0;
+
+	if (!al || al->base != (uint64_t)(uintptr_t)p)
+		return;
+	al->api = api;
+	memset(al->site, 0, sizeof al->site);
+	al->site[0] = (uint64_t)(uintptr_t)site;
+	n = backtrace(frames, 16);
+	for (i = 0; i < n && frames[i] != site; i++)
+		;
+	for (; i < n && k < 3; i++)
+		al->site[k++] = (uint64_t)(uintptr_t)frames[i];
 }
 
 void simt_mem_touch(const struct simt_alloc *al, uint32_t base)
