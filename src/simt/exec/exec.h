@@ -199,6 +199,9 @@ struct launch_state {
 	/* device heap for malloc in kernels */
 	uint8_t *heap;
 	uint64_t heap_size;
+	/* Kernels may reach the program's own host memory, as on a system
+	 * with HMM or ATS (CUDALAB_SIMT_HMM=1). */
+	bool hmm;
 	/* the bytes of device printf output kept (cudaLimitPrintfFifoSize),
 	 * and the number %gridid reads */
 	size_t printf_fifo;

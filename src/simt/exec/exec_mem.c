@@ -55,6 +55,33 @@ static uint8_t *cache_enter(struct alloc_cache *c, uint64_t lo, uint64_t size,
 	return host;
 }
 
+/* Under CUDALAB_SIMT_HMM, an access of the program's own host memory,
+ * which kernels reach on a system with HMM or ATS: true with *p set to
+ * the host pointer (NULL after reporting a write to read-only memory), or
+ * false when a is not host memory.  Memory that may be written enters the
+ * cache, without hazard records, up to the next allocation. */
+static bool host_memory(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in, uint64_t a,
+			uint32_t n, int acc, const char *what, uint8_t **p)
+{
+	uint64_t lo, hi;
+	bool rw;
+
+	if (!simt_mem_host_range(a, n, &lo, &hi, &rw))
+		return false;
+	*p = (uint8_t *)(uintptr_t)a;
+	if (rw)
+		cache_enter(&bc->cache, lo, hi - lo, (uint8_t *)(uintptr_t)lo,
+			    NULL, NULL);
+	else if (acc != ACC_READ) {
+		simt_fault(bc, w, (int)lane, in, cudaErrorIllegalAddress,
+			   "invalid %s of %u bytes at address 0x%llx, which is "
+			   "read-only host memory", what, n, (unsigned long long)a);
+		*p = NULL;
+	}
+	return true;
+}
+
 /* Host pointer for n bytes at global address a, or NULL after a fault. */
 static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 			   unsigned lane, const struct simt_insn *in,
@@ -63,6 +90,7 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 	struct alloc_cache *c = &bc->cache;
 	const struct simt_alloc *al;
 	struct simt_buf msg = {0};
+	uint8_t *p;
 	int i;
 
 	for (i = 0; i < 4; i++) {
@@ -86,6 +114,8 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 	char what[32];
 
 	snprintf(what, sizeof what, "global %s", acc_name(acc));
+	if (!al && bc->L->hmm && host_memory(bc, w, lane, in, a, n, acc, what, &p))
+		return p;
 	if (al)
 		simt_mem_describe_peer(&msg, al, n, what, bc->L->device);
 	else

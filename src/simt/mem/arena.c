@@ -1,5 +1,5 @@
-/* The arena: the address space that device, managed and pinned memory
- * is placed in.
+/* The arena: the address space that device memory, and the memory of
+ * simt's own that kernels address, is placed in.
  *
  * Allocations are carved in order and never reused: each has pages of
  * its own, followed by a gap that nothing is mapped in, as large as the
@@ -17,10 +17,10 @@
  * simt reaches the pages ARENA_BYTES higher (simt_mem_host).  No page is
  * mapped twice and no protection changes per operation: a host access
  * costs the fault it would cost anyway, and simt's own accesses a test
- * and an add.  Memory the host may touch (managed, pinned) is handed
- * out at its place in the upper half.  Reserving the whole range once
- * with MAP_NORESERVE commits nothing; each allocation makes its own
- * pages usable with one mprotect, and freeing gives them back. */
+ * and an add.  Memory the host may touch (managed, pinned, simt's own)
+ * is handed out at its place in the upper half.  Reserving the whole
+ * range once with MAP_NORESERVE commits nothing; each allocation makes
+ * its own pages usable with one mprotect, and freeing gives them back. */
 #include "mem/mem.h"
 
 #include <pthread.h>

@@ -88,6 +88,14 @@ void simt_mem_origin(const void *p, const char *api, const void *site);
  * allocation"; `what` is the space and kind ("global write"). */
 void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 		       const char *what);
+/* Whether the n bytes at a lie in the program's own host memory:
+ * readable, outside the arena, every allocation and its pages.  If so,
+ * [*lo, *hi) is the stretch of it around a that holds no allocation, and
+ * *writable says whether it may be written.  Always false without the
+ * arena (device memory is host memory then).  Reads /proc/self/maps: for
+ * faults, and for kernels reaching host memory under CUDALAB_SIMT_HMM. */
+bool simt_mem_host_range(uint64_t a, uint64_t n, uint64_t *lo, uint64_t *hi,
+			 bool *writable);
 /* Names allocation al: "the 64-byte variable x", "a 1024-byte allocation". */
 void simt_mem_describe_alloc(struct simt_buf *b, const struct simt_alloc *al);
 

@@ -17,8 +17,11 @@
  * host cannot touch it.  When the arena cannot be made or is used up,
  * allocations come from malloc and mmap.  Managed and pinned memory that
  * hostsync.c protects page by page while the checks are on gets mappings
- * of its own instead: changing the protection of pages inside one huge
- * mapping costs far more. */
+ * of its own instead (changing the protection of pages inside one huge
+ * mapping costs far more), each followed by a gap of OWN_GAP bytes that
+ * no access may reach, so that an overrun is still told from the host's
+ * own memory. */
+#define OWN_GAP ((size_t)1 << 16)
 
 /* Device and managed bytes allocated on each device. */
 static uint64_t used_bytes[SIMT_MAX_GPUS];
@@ -108,6 +111,22 @@ static void enter(struct simt_alloc *al)
 		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
 }
 
+/* round bytes of zeroed memory of its own (a multiple of the page
+ * size), with OWN_GAP inaccessible bytes after it; NULL on failure. */
+static void *own_map(size_t round)
+{
+	uint8_t *p = mmap(NULL, round + OWN_GAP, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0) {
+		munmap(p, round + OWN_GAP);
+		return NULL;
+	}
+	return p;
+}
+
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 {
 	struct simt_alloc al = {0};
@@ -127,9 +146,8 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	if (p) {
 		al.arena = true;
 	} else if (round >= MMAP_MIN || own) {
-		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
+		p = own_map(simt_page_round(round));
+		if (!p)
 			return NULL;
 		al.mmapped = true;
 	} else {
@@ -175,7 +193,7 @@ int simt_mem_free(void *p, int kind)
 		/* the pages go back; the addresses stay unusable, never reused */
 		simt_arena_unmap(p, simt_page_round((al.size + 255) / 256 * 256));
 	} else if (al.mmapped)
-		munmap(p, (al.size + 255) / 256 * 256);
+		munmap(p, simt_page_round((al.size + 255) / 256 * 256) + OWN_GAP);
 	else
 		free(p);
 	return 0;
