@@ -61,9 +61,13 @@ SIMT_LIB := $(BUILD)/libcudalab-simt.a
 UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/obj/tests/%.o)
 UNIT_BIN := $(BUILD)/unit-tests
+# Unit tests of simt's own parts (the time model), linked with the library.
+SIMT_UNIT_SRCS := $(sort $(wildcard tests/unit-simt/*.c))
+SIMT_UNIT_OBJS := $(SIMT_UNIT_SRCS:tests/unit-simt/%.c=$(BUILD)/obj/tests-simt/%.o)
+SIMT_UNIT_BIN := $(BUILD)/unit-simt-tests
 BIN := $(BUILD)/cudalab
 # Suites driven by a script: tests/<suite>/run.sh, run in this order.
-SCRIPT_SUITES := $(wildcard tests/layers/run.sh tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh tests/docs/run.sh)
+SCRIPT_SUITES := $(wildcard tests/layers/run.sh tests/devices/run.sh tests/fuzz/regress.sh tests/simt/run.sh tests/harness/run.sh tests/run/run.sh tests/e2e/run.sh tests/docs/run.sh)
 
 # Fuzz targets (tests/fuzz/fuzz_NAME.c): those of simt link only simt.
 FUZZ_SIMT_TARGETS := ptx fatbin
@@ -107,7 +111,7 @@ $(FLAGS_STAMP): FORCE | $(CONFIG)
 # Links also depend on the list of sources, so that a removed file leaves
 # no stale object behind in a binary or the library.
 SRCS_STAMP := $(BUILD)/sources.stamp
-SRCS_NOW := src/main.c $(APP_SRCS) $(SIMT_SRCS) $(UNIT_SRCS)
+SRCS_NOW := src/main.c $(APP_SRCS) $(SIMT_SRCS) $(UNIT_SRCS) $(SIMT_UNIT_SRCS)
 
 $(SRCS_STAMP): FORCE | $(CONFIG)
 	@mkdir -p $(@D)
@@ -129,6 +133,14 @@ $(BUILD)/obj/tests/%.o: tests/unit/%.c $(FLAGS_STAMP) | $(CONFIG)
 	$(CC) $(APP_CFLAGS) $(CRITERION_CFLAGS) -DCUDALAB_SRCDIR='"$(CURDIR)"' \
 		-DCUDALAB_BIN='"$(abspath $(BIN))"' -c -o $@ $<
 
+$(BUILD)/obj/tests-simt/%.o: tests/unit-simt/%.c $(FLAGS_STAMP) | $(CONFIG)
+	@mkdir -p $(@D)
+	$(CC) $(SIMT_CFLAGS) $(CRITERION_CFLAGS) -DCUDALAB_SRCDIR='"$(CURDIR)"' -c -o $@ $<
+
+$(SIMT_UNIT_BIN): $(SIMT_UNIT_OBJS) $(SIMT_LIB) $(SRCS_STAMP)
+	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(SIMT_UNIT_OBJS) $(SIMT_LIB) \
+		$(CRITERION_LIBS) -lm
+
 $(BIN): $(MAIN_OBJ) $(APP_OBJS) $(SRCS_STAMP)
 	$(CC) $(REQ_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) -lm
 
@@ -143,7 +155,12 @@ $(UNIT_BIN): $(UNIT_OBJS) $(APP_OBJS) $(SRCS_STAMP)
 # Criterion counts a test that passed and then leaked as passed, so a
 # sanitizer report anywhere in the output fails the run.
 define run_unit_tests
-	@$(UNIT_BIN) --jobs 2 </dev/null >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
+	@$(SIMT_UNIT_BIN) --jobs 2 </dev/null >$(BUILD)/unit-simt-tests.log 2>&1; rc=$$?; \
+	cat $(BUILD)/unit-simt-tests.log; \
+	if grep -q 'Sanitizer' $(BUILD)/unit-simt-tests.log; then \
+		echo 'simt unit tests: a sanitizer reported an error (above)'; exit 1; fi; \
+	[ $$rc -eq 0 ] || exit $$rc; \
+	$(UNIT_BIN) --jobs 2 </dev/null >$(BUILD)/unit-tests.log 2>&1; rc=$$?; \
 	cat $(BUILD)/unit-tests.log; \
 	if grep -q 'Sanitizer' $(BUILD)/unit-tests.log; then \
 		echo 'unit tests: a sanitizer reported an error (above)'; exit 1; fi; \
@@ -170,7 +187,7 @@ $(FUZZ_SIMT_TARGETS:%=$(REGRESS_DIR)/fuzz_%): $(REGRESS_DIR)/fuzz_%: tests/fuzz/
 
 # The layer check and the script suites first, then the unit tests, whose
 # summary closes the run.
-test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
+test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(SIMT_UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 	@echo "== check-layers"
 	@sh build-aux/check-layers.sh
 	@set -e; for s in $(SCRIPT_SUITES); do \
@@ -185,7 +202,7 @@ test: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 check-layers:
 	@sh build-aux/check-layers.sh
 
-test-unit: $(UNIT_BIN) $(BIN)
+test-unit: $(UNIT_BIN) $(SIMT_UNIT_BIN) $(BIN)
 	$(run_unit_tests)
 
 # libFuzzer: each target built with clang and ASan+UBSan into
@@ -248,7 +265,7 @@ bench-checks: $(BIN) $(SIMT_LIB)
 
 # Every reference solution benched on the GPU beside its bar (80 % of
 # peak bandwidth, or 50 % of cuBLAS for sgemm-regblock); medians of RUNS.
-bench-exercises: $(BIN)
+bench-exercises: $(BIN) $(SIMT_LIB)
 	@CUDALAB_BIN='$(abspath $(BIN))' NVCC='$(NVCC)' sh tests/bench/exercises.sh
 
 # The conformance programs on a real GPU with the real CUDA runtime.
@@ -276,7 +293,8 @@ install: $(BIN)
 		install -d '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab'; \
 		install -m 0644 include/cudalab/lab/*.h '$(DESTDIR)$(INCLUDEDIR)/cudalab/lab/'; fi
 	rm -rf '$(DESTDIR)$(DATADIR)/lessons' '$(DESTDIR)$(DATADIR)/exercises'
-	cp -R lessons exercises '$(DESTDIR)$(DATADIR)/'
+	rm -rf '$(DESTDIR)$(DATADIR)/devices'
+	cp -R lessons exercises devices '$(DESTDIR)$(DATADIR)/'
 	if [ -f $(SIMT_LIB) ]; then install -m 0644 $(SIMT_LIB) '$(DESTDIR)$(DATADIR)/'; fi
 	sed -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' man/cudalab.1 \
 		>'$(DESTDIR)$(MANDIR)/man1/cudalab.1'

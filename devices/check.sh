@@ -56,7 +56,7 @@ BEGIN {
 	      "sector_bytes:n:r line_bytes:n:r l1_bytes_per_clk:n:r " \
 	      "shared_bytes_per_clk:n:r shared_banks:n:r l2_kb:n:r l2_gbps:n:r " \
 	      "dram_gbps:n:r dram_gbps_measured:n:r atomic_same_addr_per_clk:n:o " \
-	      "atomic_l2_per_clk:n:o " \
+	      "atomic_l2_per_clk:n:o ldst_per_sm:n:o " \
 	      "launch_us:n:o launch_host_us:n:o pcie_gbps:n:r pcie_latency_us:n:r " \
 	      "pageable_gbps:n:o nvlink_gbps:n:r nvlink_latency_us:n:o copy_engines:n:r",
 	      spec, " ")

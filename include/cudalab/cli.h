@@ -23,6 +23,7 @@ struct store;
 /* $CUDALAB_HOME/config (config.c); NULL: not set. */
 struct cli_config {
 	char *backend, *slurm_args, *slurm_gpus, *remote_cudalab;
+	char *predict; /* a device id or "off" */
 };
 
 struct cli {
@@ -54,6 +55,14 @@ void cli_config_free(struct cli_config *cfg);
 /* The backend the config names, else auto.  0, or the exit code after an
  * error naming the config. */
 int cli_default_backend(struct cli *c, struct cli_backend *b);
+/* Whether id may name a device file ("h100-sxm") or is "off". */
+int cli_predict_good(const char *id);
+/* The GPU simt's time model predicts a run of mode for: given (--predict),
+ * else for a bench CUDALAB_SIMT_PREDICT, the config's predict, else
+ * h100-sxm; "off" and a check without --predict: none (*device NULL).
+ * Returns 0 with *device set (caller frees), or the exit code after
+ * saying which device is unknown and which are known. */
+int cli_predict_device(struct cli *c, const char *given, enum run_mode mode, char **device);
 /* The same without a word on stderr: 0, or -1 with *error naming the
  * config file (and line; caller frees).  With reread, the config is read
  * again first, as the lab does before each check. */
@@ -74,7 +83,8 @@ enum cli_value {
 	CLI_EXERCISE,
 	CLI_ITEM,     /* a reading item id */
 	CLI_STATUS,   /* done, reading, unread */
-	CLI_KIND      /* lessons, reading, exercises */
+	CLI_KIND,     /* lessons, reading, exercises */
+	CLI_DEVICE    /* a device file's id, or off */
 };
 
 /* One option of a verb, or a global one.  The table prints --help; the
@@ -184,8 +194,10 @@ struct cli_ex_opts {
 	double timeout_s;         /* 0: the default */
 	long seed;                /* -1: the harness's own */
 	int json;
+	const char *predict;      /* --predict DEVICE, or NULL */
 };
-/* Parses "EX [--backend B] [--file F] [--timeout S] [--seed N] [--json]";
+/* Parses "EX [--backend B] [--file F] [--timeout S] [--seed N]
+ * [--predict DEVICE] [--json]";
  * returns 0, or the exit code after reporting a usage error. */
 int cli_ex_parse(struct cli *c, int argc, char **argv, int allow_json, struct cli_ex_opts *o);
 /* Looks the exercise up and finds the file to check (the learner's copy,

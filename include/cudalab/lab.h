@@ -54,8 +54,16 @@
  *     exits 2.  The backend is "simt" when the device name starts with
  *     "simt", else "gpu".
  * lab.sizes(check_sizes, gpu_bench_size)
- *     check: all of check_sizes.  bench: gpu_bench_size on a GPU, the
- *     largest check size on simt (an interpreter is slow).
+ *     check: all of check_sizes.  bench: gpu_bench_size on a GPU and in a
+ *     predicted bench, the largest check size on simt otherwise (an
+ *     interpreter is slow).
+ * lab.predicting()
+ *     A predicted bench: bench mode on simt with its time model on
+ *     (CUDALAB_SIMT_PREDICT names a GPU).  It runs at the GPU bench size,
+ *     where simt runs only a sample of a large grid's blocks, so outputs
+ *     are incomplete and nothing is checked: lab.call does nothing,
+ *     lab.expect and lab.expect_host record the case as "unchecked" and
+ *     return true, and lab.time times one call on the modelled timeline.
  * lab.seeds()
  *     check: three seeds starting at --seed (default 1); bench: --seed alone.
  * lab.begin_case(name, seed)
@@ -93,9 +101,19 @@
  *     ("batched": k; per-call time = batch / k; the L2 is then flushed only
  *     before each batch, so later calls of a batch may find warm data).  At
  *     least 10 samples and 0.5 s; stops once stdev/mean < 0.5 %, or at 1000
- *     samples or 15 s.  Headline: the median.  On simt: one run, timed by
- *     the host clock and labelled "emulated": its time is emulation time and
- *     no bandwidth is derived from it.
+ *     samples or 15 s.  Headline: the median.  The events are recorded on
+ *     the legacy default stream of every device lab.devices asked for; a
+ *     third event, recorded once every device is idle, catches work on
+ *     streams that do not wait for the legacy stream (non-blocking
+ *     streams): when it is later than the stop event by more than 30 us
+ *     or 5%, the sample is the time to idle ("outlived": true).  With
+ *     several devices the sample is the longest start-to-stop of any
+ *     device, all starting idle and together: the span from the first
+ *     rank's start to the last one's end.  In a predicted bench: the same
+ *     code on simt's modelled timeline, one sample of one call, no
+ *     warm-up ("predicted": the GPU's id).  On simt otherwise: one run,
+ *     timed by the host clock and labelled "emulated": its time is
+ *     emulation time and no bandwidth is derived from it.
  * lab.finish()
  *     Writes the result and returns the exit code for main to return.
  *
@@ -113,7 +131,9 @@
  * Several devices (exercises with "gpus: N" in their front matter):
  *     lab.devices(n)          the harness needs devices 0 .. n-1; a machine
  *                             with fewer gets a runtime_error
- *                             "too_few_devices" naming both counts.  Then
+ *                             "too_few_devices" naming both counts.  Each
+ *                             device gets peer access to each other one
+ *                             where the machine allows it.  Then
  *                             lab.call and lab.expect synchronize all n
  *                             devices, and lab.call restores the device that
  *                             was current before it.
@@ -156,6 +176,7 @@
  *    "device":{"name","cc":"9.0","sm_count","peak_gbps","peak_tflops":{...}},
  *    "cases":[{"name","status","max_abs_err","max_rel_err","mismatches",
  *              "not_written","overruns"}],
+ *      status: pass, wrong, or unchecked (a predicted bench's case)
  *      mismatches: elements that failed, where an output written past its
  *      end counts once; not_written: of them, those still holding the
  *      canary; overruns: outputs written past their end (max_abs_err and
@@ -164,7 +185,8 @@
  *                "got_text","note"},                  only when wrong
  *    "error":{"name","message","where"},             only on runtime_error
  *    "timing":{"samples","median_ms","min_ms","mean_ms","stdev_ms",
- *              "noise_pct","l2_flushed","batched"|"emulated"},   bench only
+ *              "noise_pct","l2_flushed","batched"|"emulated","outlived",
+ *              "predicted"},                                     bench only
  *    "work":{"bytes","flops","calls","peak"},                    bench only
  *    "derived":{"gbps","pct_peak_bw","tflops","pct_peak_flops"}} bench only
  * work.peak names the peak_tflops key the FLOPs are measured against;

@@ -200,6 +200,9 @@ struct run_request {
 	const volatile sig_atomic_t *cancel;
 	const struct run_remote *remote; /* for BACKEND_SSH and BACKEND_SLURM */
 	int scratch;               /* source is not the learner's copy: a scratch attempt */
+	const char *predict;       /* a device id (devices/ID.gpu): simt's time model
+				    * predicts the run for that GPU (run_predict_*);
+				    * NULL: no prediction */
 };
 
 /* Where a remote check runs and how it is started. */
@@ -255,6 +258,28 @@ struct run_derived {
 	double peak_gbps; /* from "device" */
 };
 
+/* One kernel launch as simt's time model predicted it. */
+struct run_launch_prediction {
+	char *kernel;       /* its name, without parameters */
+	double us;          /* predicted duration, launch overhead included */
+	char *limits;       /* "limited by DRAM bandwidth: 93% of peak; ..." */
+	char *stalls;       /* where the schedulers' cycles went, in words */
+	unsigned long long blocks, blocks_run; /* blocks_run < blocks: sampled */
+};
+/* What simt's time model said of a run (docs/time-model.md). */
+struct run_prediction {
+	char *device;       /* the device id */
+	char *name;         /* the GPU's name, from its device file */
+	double ms;          /* what lab.time would measure there; NAN when not timed */
+	double gbps, pct_peak_bw, tflops; /* the harness's figures at that time; NAN if none */
+	double pct_peak_flops;              /* tflops against the peak the work is for */
+	struct run_launch_prediction *launches; /* the longest first, at most 8 */
+	size_t n_launches;
+	unsigned long long total_launches;
+	int sampled;        /* some launch ran a sample of its blocks */
+	char *error;        /* why there is no prediction, else NULL */
+};
+
 struct run_result {
 	enum run_status status;
 	enum run_backend backend;   /* the one used */
@@ -285,6 +310,7 @@ struct run_result {
 	char *backend_note;         /* why the backend differs from the one asked for, or NULL */
 	unsigned schedule;          /* simt schedule of the run the verdict comes from */
 	char *nondeterminism;       /* how two schedules' results differed, else NULL */
+	struct run_prediction *prediction; /* with req->predict, else NULL */
 };
 
 /* Builds (or finds in the cache) and runs the exercise's harness with the
@@ -301,6 +327,36 @@ void run_result_free(struct run_result *res);
  * errors, hazard total.  -1 when json is not such a result; either way,
  * free res with run_result_free. */
 int run_result_from_json(const char *json, struct run_result *res);
+/* --- predictions (predict.c) ------------------------------------------ */
+
+/* The directories simt looks in for device files, for content dir
+ * content: $CUDALAB_SIMT_DEVICES first, then content/devices, as one
+ * colon-separated list (caller frees). */
+char *run_devices_path(const char *content);
+/* The device ids found there (NULL-terminated, in name order, each once;
+ * free with run_argv_free), and their GPUs' names in *names when names is
+ * not NULL (same order; free with run_argv_free). */
+char **run_devices_list(const char *content, char ***names);
+/* Whether id names a device file.  0 with *name set to its GPU's name
+ * (caller frees), or -1 with *why naming the id and the known ones. */
+int run_device_find(const char *content, const char *id, char **name, char **why);
+/* The device id whose GPU has the name a GPU reports (nvidia-smi's or
+ * cudaGetDeviceProperties' "NVIDIA H100 80GB HBM3"): same model and the
+ * same form (PCIe or not); NULL when none (caller frees). */
+char *run_device_match(const char *content, const char *gpu_name);
+/* Reads simt's predictions file (CUDALAB_SIMT_PREDICT_OUT: one JSON
+ * object a line) into p's launches.  0, or -1 when it cannot be read. */
+int run_prediction_read(const char *path, struct run_prediction *p);
+void run_prediction_free(struct run_prediction *p);
+/* A prediction in words, one line each (the first names the GPU and the
+ * time; each kernel's limiter and stalls follow).  Returns the count;
+ * free with run_insights_free. */
+size_t run_prediction_lines(const struct run_prediction *p, char ***lines);
+/* The result JSON's "prediction" object read back (NULL when o is none;
+ * free with run_prediction_free and free). */
+struct cJSON;
+struct run_prediction *run_prediction_from_json(const struct cJSON *o);
+
 /* --- remote checks (remote.c) ------------------------------------------- */
 
 #define RUN_REMOTE_PROTOCOL 1

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 enum item_status { ITEM_UNREAD, ITEM_READING, ITEM_DONE };
 
@@ -49,6 +49,8 @@ struct attempt {
 	int scratch;       /* a check of another file than the learner's copy
 			    * (--file): kept apart from the exercise's history,
 			    * status and best time */
+	double predicted_ms;    /* simt's time model's prediction; < 0 when none */
+	char *predicted_device; /* the device id it is for; NULL when none */
 };
 
 /* Opens (creating when needed) home/progress.db: home is made 0700 and the

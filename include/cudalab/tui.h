@@ -16,6 +16,7 @@ struct tui_config {
 	const char *start;   /* "lesson:ID" or "exercise:ID" to open first, or NULL for home */
 	enum run_backend backend;          /* for checks: the config's backend, else auto */
 	const struct run_remote *remote;   /* for BACKEND_SSH and BACKEND_SLURM */
+	const char *predict; /* the device a bench on simt is predicted for, or NULL */
 	/* When set, called before each check for the backend as the config
 	 * has it then (an edit takes effect without a restart): 0 with
 	 * *backend, *remote and *origin set (origin: "the backend X is set in

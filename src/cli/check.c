@@ -66,6 +66,11 @@ static int parse_option(struct cli *c, const char *verb, int argc, char **argv, 
 		if (parse_number(v, &d) != 0 || d != floor(d) || d > 2147483647.0)
 			return cli_usage_error(c, "%s: --seed needs a positive whole number", verb);
 		o->seed = (long)d;
+	} else if (opt_value("--predict", argc, argv, i, &v)) {
+		if (!v || !cli_predict_good(v))
+			return cli_usage_error(c, "%s: --predict needs a device id (see 'cudalab "
+					       "doctor') or off", verb);
+		o->predict = v;
 	} else if (allow_json && strcmp(argv[*i], "--json") == 0) {
 		o->json = 1;
 	} else {
@@ -279,6 +284,16 @@ static void print_timing(const struct run_result *r)
 		printf("    compute    %10.3f TFLOP/s\n", r->derived.tflops);
 }
 
+static void print_prediction(const struct run_result *r)
+{
+	char **lines;
+	size_t n = run_prediction_lines(r->prediction, &lines);
+
+	for (size_t i = 0; i < n; i++)
+		printf("  %s\n", lines[i]);
+	run_insights_free(lines, n);
+}
+
 static void print_result(const char *id, const struct run_result *r)
 {
 	cJSON *j = cJSON_Parse(r->json);
@@ -309,6 +324,7 @@ static void print_result(const char *id, const struct run_result *r)
 		if (r->mismatch.note)
 			printf("            %s\n", r->mismatch.note);
 		print_timing(r);
+		print_prediction(r);
 	}
 	if (r->n_hazards) {
 		printf("  simt reported %llu hazard%s (CUDALAB_SIMT_CHECKS=0 turns the checks "
@@ -429,9 +445,12 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	struct run_result res;
 	struct run_remote remote;
 	struct sigaction old[3];
+	char *predict = NULL;
 	int rc, own = !cancel;
 
 	if ((rc = cli_remote_setup(c, &o->where, &remote)) != 0)
+		return rc;
+	if ((rc = cli_predict_device(c, o->predict, mode, &predict)) != 0)
 		return rc;
 
 	if (own) {
@@ -451,6 +470,7 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 	req.scratch = is_scratch(c, ex, file);
 	req.cancel = cancel;
 	req.remote = &remote;
+	req.predict = predict;
 	if (!o->json && isatty(STDERR_FILENO))
 		req.progress = show_phase;
 	fflush(stdout);
@@ -476,6 +496,7 @@ int cli_ex_run(struct cli *c, const struct cli_ex_opts *o, const struct exercise
 			scratch_note(c, ex, file);
 	}
 	run_result_free(&res);
+	free(predict);
 	if (own)
 		release_stop(old);
 	return rc;

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cudalab/content.h"
+#include "cudalab/run.h"
 
 /* Prints cand when it begins with the word being completed. */
 static void offer(const char *cand, void *cur)
@@ -94,6 +95,14 @@ static void offer_value(struct cli *c, enum cli_value what, const char *cur, con
 	case CLI_KIND:
 		offer_list(kinds, cur);
 		break;
+	case CLI_DEVICE: {
+		char **devs = run_devices_list(content ? content : c->content, NULL);
+
+		offer_list((const char *const *)devs, cur);
+		offer("off", (void *)cur);
+		run_argv_free(devs);
+		break;
+	}
 	case CLI_LESSON:
 	case CLI_EXERCISE:
 	case CLI_ITEM:

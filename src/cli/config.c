@@ -4,6 +4,8 @@
  *   slurm_args     = srun options, e.g. --partition=gpu --time=00:10:00
  *   slurm_gpus     = srun's GPU request: --gpus=1 (default), --gres=gpu:1, none
  *   remote_cudalab = the cudalab to run on the far side
+ *   predict        = DEVICE | off  (the GPU a bench on simt is predicted
+ *                    for: a device file's id; default h100-sxm)
  * CUDALAB_SLURM_ARGS, when set, replaces slurm_args.  A file that does
  * not exist is no error; a line that cannot be read is, naming the file
  * and line. */
@@ -15,7 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const keys[] = { "backend", "slurm_args", "slurm_gpus", "remote_cudalab" };
+static const char *const keys[] = { "backend", "slurm_args", "slurm_gpus", "remote_cudalab",
+				    "predict" };
 
 static char *trim(char *s)
 {
@@ -35,13 +38,14 @@ void cli_config_free(struct cli_config *cfg)
 	free(cfg->slurm_args);
 	free(cfg->slurm_gpus);
 	free(cfg->remote_cudalab);
+	free(cfg->predict);
 	memset(cfg, 0, sizeof *cfg);
 }
 
 static char **slot(struct cli_config *cfg, const char *key)
 {
 	char **slots[] = { &cfg->backend, &cfg->slurm_args, &cfg->slurm_gpus,
-			   &cfg->remote_cudalab };
+			   &cfg->remote_cudalab, &cfg->predict };
 
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(key, keys[i]) == 0)
@@ -82,7 +86,7 @@ int cli_config_parse(const char *text, const char *path, struct cli_config *cfg,
 		val = trim(eq + 1);
 		if (!(to = slot(cfg, key))) {
 			*error = xasprintf("%s:%d: unknown setting '%.40s' (known: backend, "
-					   "slurm_args, slurm_gpus, remote_cudalab)", path, line, key);
+					   "slurm_args, slurm_gpus, remote_cudalab, predict)", path, line, key);
 			free(raw);
 			goto fail;
 		}
@@ -95,6 +99,12 @@ int cli_config_parse(const char *text, const char *path, struct cli_config *cfg,
 				free(raw);
 				goto fail;
 			}
+		}
+		if (strcmp(key, "predict") == 0 && !cli_predict_good(val)) {
+			*error = xasprintf("%s:%d: predict '%.60s' is neither a device id (letters, "
+					   "digits, '-', '_') nor off", path, line, val);
+			free(raw);
+			goto fail;
 		}
 		free(*to);
 		*to = xstrdup(val);
@@ -220,5 +230,60 @@ int cli_default_backend(struct cli *c, struct cli_backend *b)
 	if (cli_config_backend(c, 0, b, &err) != 0)
 		rc = cli_error(c, "%s", err);
 	free(err);
+	return rc;
+}
+
+int cli_predict_good(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n >= 64 || id[0] == '-' || id[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)id[i]) && !strchr("-_.", id[i]))
+			return 0;
+	return 1;
+}
+
+/* The built-in choice: the GPU the lessons' figures are for. */
+#define DEFAULT_PREDICT "h100-sxm"
+
+int cli_predict_device(struct cli *c, const char *given, enum run_mode mode, char **device)
+{
+	const char *env = getenv("CUDALAB_SIMT_PREDICT"), *id = given, *origin = "--predict";
+	char *name = NULL, *why = NULL, *err = NULL;
+	int rc = 0;
+
+	*device = NULL;
+	if (!c->cfg_loaded) {
+		if (cli_config_load(c->home, &c->cfg, &err) != 0) {
+			rc = cli_error(c, "%s", err);
+			free(err);
+			return rc;
+		}
+		c->cfg_loaded = 1;
+	}
+	/* a check predicts only when asked; a bench on simt unless told not to */
+	if (!id && mode == RUN_BENCH) {
+		if (env && *env)
+			id = env, origin = "CUDALAB_SIMT_PREDICT";
+		else if (c->cfg.predict)
+			id = c->cfg.predict, origin = "config";
+		else
+			id = DEFAULT_PREDICT, origin = NULL;
+	}
+	if (!id || strcmp(id, "off") == 0)
+		return 0;
+	if (run_device_find(c->content, id, &name, &why) == 0) {
+		*device = xstrdup(id);
+	} else if (!origin) {
+		cli_warn(c, "no time prediction: %s", why);
+	} else {
+		rc = strcmp(origin, "config") == 0
+			     ? cli_error(c, "%s/config: predict: %s", c->home, why)
+			     : cli_error(c, "%s: %s", origin, why);
+	}
+	free(name);
+	free(why);
 	return rc;
 }

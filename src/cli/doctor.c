@@ -83,7 +83,7 @@ static void check_toolchain(struct cli *c, const struct cli_backend *b)
 	if (b->backend == BACKEND_AUTO)
 		line("ok", "backend", "auto uses %s%s",
 		     run_backend_name(run_backend_choose(&p, BACKEND_AUTO)),
-		     p.gpu ? " (a usable GPU)" : " (no usable GPU: emulation; timings are not GPU times)");
+		     p.gpu ? " (a usable GPU)" : " (no usable GPU: emulation; a bench predicts the GPU time with simt's time model)");
 	else if (b->backend == BACKEND_SSH || b->backend == BACKEND_SLURM)
 		line("ok", "backend", "%s%s%s, from %s/config: checks run there (below)",
 		     run_backend_name(b->backend), b->backend == BACKEND_SSH ? ":" : "",
@@ -182,6 +182,45 @@ static int doctor_remote(struct cli *c, const struct cli_backend *b)
 	return rc;
 }
 
+/* The GPUs simt's time model knows, and the one a bench predicts for. */
+static int check_devices(struct cli *c)
+{
+	char **names, **ids = run_devices_list(c->content, &names), *predict = NULL;
+	struct strbuf sb;
+	int bad = 0;
+
+	if (cli_predict_device(c, NULL, RUN_BENCH, &predict) != 0)
+		bad = 1;
+	sb_init(&sb);
+	for (size_t i = 0; ids[i]; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : "", ids[i]);
+	if (!ids[0])
+		line("WARN", "devices", "no device files: a bench on simt predicts no time");
+	else
+		line("ok", "devices", "a bench on simt predicts the time on %s (predict in %s/config, "
+		     "--predict); known: %s", predict ? predict : "no GPU (predict = off)", c->home,
+		     sb.s ? sb.s : "");
+	{
+		/* on a GPU: which device file stands for it, to compare with */
+		struct run_probe probe;
+		char *cache = path_join(c->home, "cache"), *id;
+
+		run_probe_cached(&probe, cache);
+		id = probe.gpu ? run_device_match(c->content, probe.gpu_name) : NULL;
+		if (probe.gpu && probe.gpu_name)
+			line("info", "devices", "this machine's GPU is %s by %s", id ? "modelled" : "not modelled",
+			     id ? id : "any device file (devices/FORMAT.md says how to add one)");
+		free(id);
+		free(cache);
+		run_probe_free(&probe);
+	}
+	sb_free(&sb);
+	run_argv_free(ids);
+	run_argv_free(names);
+	free(predict);
+	return bad;
+}
+
 int cli_doctor(struct cli *c, int argc, char **argv)
 {
 	int bad = 0;
@@ -212,6 +251,7 @@ int cli_doctor(struct cli *c, int argc, char **argv)
 		if (where.backend == BACKEND_SSH || where.backend == BACKEND_SLURM)
 			bad |= doctor_remote(c, &where) != EXIT_OK;
 	}
+	bad |= check_devices(c);
 	check_terminal();
 	return bad ? EXIT_USAGE : EXIT_OK;
 }

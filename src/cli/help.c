@@ -28,6 +28,7 @@ const struct cli_option cli_global_options[] = {
 		  .help = "check F instead of your copy" }
 #define EX_SEED { .name = "--seed", .arg = "N", .help = "the seed for the harness's inputs" }
 #define EX_JSON { .name = "--json", .help = "the harness's result with compile_log, stdout, stderr" }
+#define EX_PREDICT(text) { .name = "--predict", .arg = "DEVICE", .value = CLI_DEVICE, .help = text }
 
 static const struct cli_option read_options[] = {
 	{ .name = "--plain", .help = "write the rendered lesson to stdout" },
@@ -41,17 +42,20 @@ static const struct cli_option json_options[] = {
 static const struct cli_option check_options[] = {
 	EX_BACKEND, EX_FILE,
 	{ .name = "--timeout", .arg = "S", .help = "stop the program after S seconds (default 10, simt 60)" },
-	EX_SEED, EX_JSON, { 0 }
+	EX_SEED, EX_PREDICT("on simt, also predict each kernel's time on GPU\n"
+		   "DEVICE (a device file's id, see 'cudalab doctor')"), EX_JSON, { 0 }
 };
 static const struct cli_option bench_options[] = {
 	EX_BACKEND, EX_FILE,
 	{ .name = "--timeout", .arg = "S", .help = "stop the program after S seconds (default 60, simt 180)" },
-	EX_SEED, EX_JSON, { 0 }
+	EX_SEED, EX_PREDICT("the GPU simt predicts the time on: a device\n"
+		   "file's id (default h100-sxm, see 'cudalab doctor') or off"), EX_JSON, { 0 }
 };
 static const struct cli_option watch_options[] = {
 	EX_BACKEND, EX_FILE,
 	{ .name = "--timeout", .arg = "S", .help = "stop each check after S seconds (default 10, simt 60)" },
-	EX_SEED, { 0 }
+	EX_SEED, EX_PREDICT("on simt, also predict each kernel's time on GPU\n"
+		   "DEVICE (a device file's id, see 'cudalab doctor')"), { 0 }
 };
 static const struct cli_option solution_options[] = {
 	{ .name = "--force", .help = "show it before a pass" },
@@ -63,6 +67,8 @@ static const struct cli_option run_options[] = {
 	{ .name = "--timeout", .arg = "S", .help = "stop the program after S seconds (default: never)" },
 	{ .name = "--counters", .arg = "FILE", .value = CLI_FILE,
 	  .help = "on simt, write the counters JSON to FILE" },
+	EX_PREDICT("on simt, predict each launch's time on GPU DEVICE\n"
+		   "(a device file's id, see 'cudalab doctor')"),
 	{ .name = "-I", .arg = "DIR", .value = CLI_DIR, .help = "add DIR to the include path" },
 	{ .name = "-D", .arg = "X", .help = "define the macro X (NAME or NAME=VALUE)" },
 	{ 0 }
@@ -111,8 +117,10 @@ const struct cli_verb cli_verbs[] = {
 	  .operands = { CLI_EXERCISE }, .doc = "guide.md",
 	  .summary = "check an exercise, then time it",
 	  .help = "Like check, then the harness's timing: median, min, noise and the share\n"
-		  "of the device's peak. On simt the time is emulation time, not GPU time,\n"
-		  "and the counters are shown instead.\n" },
+		  "of the device's peak. On simt the check is followed by a run at the\n"
+		  "GPU's sizes under simt's time model, which predicts the time on a GPU\n"
+		  "(--predict, the config's predict; default h100-sxm) and says what\n"
+		  "limits each kernel; the counters of the check are shown too.\n" },
 	{ .name = "hint", .args = "EX", .fn = cli_hint, .operands = { CLI_EXERCISE },
 	  .doc = "guide.md", .summary = "the next hint for an exercise",
 	  .help = "Each hint is shown once, in order.\n" },

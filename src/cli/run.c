@@ -25,6 +25,7 @@ struct run_args {
 	int backend_given;
 	double timeout_s;
 	const char *counters;
+	const char *predict; /* --predict DEVICE */
 };
 
 static void args_free(struct run_args *a)
@@ -88,6 +89,11 @@ static int parse_one(struct cli *c, int argc, char **argv, int *i, struct run_ar
 		if (!v || !*v)
 			return cli_usage_error(c, "run: --counters needs a file");
 		a->counters = v;
+	} else if (long_value("--predict", argc, argv, i, &v)) {
+		if (!v || !cli_predict_good(v))
+			return cli_usage_error(c, "run: --predict needs a device id (see 'cudalab "
+					       "doctor') or off");
+		a->predict = v;
 	} else if (short_value("-I", argc, argv, i, &v)) {
 		if (!v || !*v)
 			return cli_usage_error(c, "run: -I needs a directory");
@@ -259,6 +265,36 @@ static int run_remote(struct cli *c, struct run_args *a)
 	return status;
 }
 
+/* --predict: simt's time model predicts each launch for that GPU and
+ * says so on stderr (the program inherits the environment). */
+static int predict_setup(struct cli *c, const struct run_args *a, enum run_backend b)
+{
+	char *name = NULL, *why = NULL, *path;
+	int rc = 0;
+
+	if (!a->predict)
+		return 0;
+	if (strcmp(a->predict, "off") == 0) {
+		unsetenv("CUDALAB_SIMT_PREDICT");
+		return 0;
+	}
+	if (b != BACKEND_SIMT) {
+		cli_warn(c, "run: --predict is for the simt backend; on a GPU the time is measured");
+		return 0;
+	}
+	if (run_device_find(c->content, a->predict, &name, &why) != 0) {
+		rc = cli_usage_error(c, "run: --predict: %s", why);
+	} else {
+		path = run_devices_path(c->content);
+		setenv("CUDALAB_SIMT_PREDICT", a->predict, 1);
+		setenv("CUDALAB_SIMT_DEVICES", path, 1);
+		free(path);
+	}
+	free(name);
+	free(why);
+	return rc;
+}
+
 int cli_run(struct cli *c, int argc, char **argv)
 {
 	struct run_args a;
@@ -290,7 +326,8 @@ int cli_run(struct cli *c, int argc, char **argv)
 		if (a.counters && b != BACKEND_SIMT)
 			cli_warn(c, "run: --counters is for the simt backend; the gpu backend "
 				    "writes none");
-		rc = build_and_run(c, &a, &probe, b);
+		if ((rc = predict_setup(c, &a, b)) == 0)
+			rc = build_and_run(c, &a, &probe, b);
 	}
 	free(why);
 	free(cache);

@@ -45,14 +45,17 @@ int cli_tui_at(struct cli *c, const char *start)
 	struct tui_config cfg;
 	struct catalog *cat = cli_catalog(c);
 	struct lab_backend lb = { c, { BACKEND_AUTO, "" }, { 0 }, NULL };
-	char *warning = NULL;
+	char *warning = NULL, *predict = NULL;
 	int rc;
 
 	/* the config's backend, for the exercise screen's checks */
 	if ((rc = cli_default_backend(c, &lb.where)) != 0 ||
 	    (rc = cli_remote_setup(c, &lb.where, &lb.remote)) != 0)
 		return rc;
+	if ((rc = cli_predict_device(c, NULL, RUN_BENCH, &predict)) != 0)
+		return rc;
 	memset(&cfg, 0, sizeof cfg);
+	cfg.predict = predict;
 	cfg.backend = lb.where.backend;
 	cfg.remote = &lb.remote;
 	cfg.settings = lab_settings;
@@ -71,6 +74,7 @@ int cli_tui_at(struct cli *c, const char *start)
 	cfg.warning = warning;
 	rc = tui_main(&cfg);
 	free(warning);
+	free(predict);
 	free(lb.origin);
 	return rc;
 }

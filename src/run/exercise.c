@@ -82,6 +82,8 @@ void run_result_free(struct run_result *res)
 	free(res->hazards);
 	free(res->nondeterminism);
 	free(res->backend_note);
+	run_prediction_free(res->prediction);
+	free(res->prediction);
 	result_init(res);
 }
 
@@ -113,6 +115,11 @@ void run_record(const struct run_request *req, struct run_result *res)
 	a.source_hash = res->source_hash;
 	a.median_ms = gpu && !isnan(res->timing.median_ms) ? res->timing.median_ms : -1;
 	a.result_json = res->json;
+	a.predicted_ms = -1;
+	if (res->prediction && !isnan(res->prediction->ms)) {
+		a.predicted_ms = res->prediction->ms;
+		a.predicted_device = res->prediction->device;
+	}
 	a.scratch = req->scratch;
 	if (store_attempt_add(req->st, &a) != 0)
 		res->not_recorded = xstrdup(store_errmsg(req->st));
@@ -163,13 +170,47 @@ static void progress_tick(void *ctx)
 
 /* One run of the harness under simt schedule `schedule` (ignored on a
  * GPU); fills res from it. */
-static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
-		       const char *cache, unsigned sanitize, unsigned schedule, uint64_t budget)
+/* The environment that turns simt's time model on for req->predict: with
+ * out, its per-launch report goes there; a predicted bench (the harness
+ * at the GPU's sizes, lab.predicting()) runs without the checks, a check
+ * with every block run.  Adds to env and entries (to free); returns how
+ * many were added. */
+static int predict_env(const struct run_request *req, const char *out, int bench,
+		       const char **env, char **entries)
 {
-	char seed[32], *counters = NULL, *hazards = NULL, *entries[7] = { NULL };
+	int n = 0;
+
+	env[n] = entries[n] = xasprintf("CUDALAB_SIMT_PREDICT=%s", req->predict);
+	n++;
+	{
+		char *path = run_devices_path(req->content);
+
+		env[n] = entries[n] = xasprintf("CUDALAB_SIMT_DEVICES=%s", path);
+		n++;
+		free(path);
+	}
+	if (out) {
+		env[n] = entries[n] = xasprintf("CUDALAB_SIMT_PREDICT_OUT=%s", out);
+		n++;
+	}
+	env[n++] = "CUDALAB_SIMT_PREDICT_QUIET=1";
+	env[n++] = bench ? "CUDALAB_SIMT_CHECKS=0" : "CUDALAB_SIMT_PREDICT_BUDGET=0";
+	return n;
+}
+
+/* One run of the harness under simt schedule `schedule` (ignored on a
+ * GPU); fills res from it.  With req->predict on simt, the time model
+ * predicts the run (predicted: this is a predicted bench), and
+ * schedule 0's report lands in res->prediction. */
+static int run_harness(const struct run_request *req, struct run_result *res, const char *prog,
+		       const char *cache, unsigned sanitize, unsigned schedule, uint64_t budget,
+		       int predicted)
+{
+	char seed[32], *counters = NULL, *hazards = NULL, *entries[12] = { NULL };
+	char *predict_out = NULL;
 	char *argv[] = { (char *)prog, "--mode", (char *)run_mode_name(req->mode), NULL, NULL,
 			 NULL };
-	const char *env[8] = { NULL };
+	const char *env[16] = { NULL };
 	struct progress_watch watch = { req, NULL, "" };
 	struct run_child c;
 	int rc = 0, n = 0;
@@ -191,6 +232,14 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 							  (unsigned long long)budget);
 		/* as many simulated devices as the exercise needs */
 		env[n++] = entries[5] = xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(req));
+		if (req->predict && (predicted || req->mode == RUN_CHECK)) {
+			if (schedule == 0)
+				predict_out = report_file(cache, "predictions");
+			n += predict_env(req, predict_out, predicted, env + n, entries + 6);
+		} else {
+			/* the learner's shell does not turn a check into a prediction */
+			env[n++] = "CUDALAB_SIMT_PREDICT=";
+		}
 	}
 	/* a sanitizer-built simt (make SANITIZE=...): the harness's own host
 	 * allocations are no leak of simt's */
@@ -218,6 +267,8 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 		rc = -1;
 	} else {
 		run_interpret(req, res, &c, counters, hazards);
+		if (predict_out)
+			run_prediction_attach(req, res, predict_out);
 	}
 	if (counters)
 		unlink(counters);
@@ -225,6 +276,9 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 		unlink(hazards);
 	if (watch.path)
 		unlink(watch.path);
+	if (predict_out)
+		unlink(predict_out);
+	free(predict_out);
 	free((char *)watch.path);
 	run_child_free(&c);
 	free(counters);
@@ -275,7 +329,7 @@ static void *sched_run(void *arg)
 {
 	struct sched_job *j = arg;
 
-	j->rc = run_harness(&j->req, &j->res, j->prog, j->cache, j->sanitize, 1, j->budget);
+	j->rc = run_harness(&j->req, &j->res, j->prog, j->cache, j->sanitize, 1, j->budget, 0);
 	return NULL;
 }
 
@@ -334,7 +388,7 @@ static int check_two_schedules(const struct run_request *req, struct run_result 
 	j.res.backend = res->backend;
 	j.res.timeout_s = res->timeout_s;
 	threaded = pthread_create(&th, NULL, sched_run, &j) == 0;
-	rc = run_harness(req, res, prog, cache, sanitize, 0, budget);
+	rc = run_harness(req, res, prog, cache, sanitize, 0, budget, 0);
 	if (threaded)
 		pthread_join(th, NULL);
 	else if (rc == 0 && res->status == RUN_PASS)
@@ -402,6 +456,74 @@ static int check_on_simt(const struct run_request *req, struct run_result *res,
 	if (budget && run_runaway_stopped(res))
 		run_runaway_verdict(res, budget, reference);
 	return 0;
+}
+
+/* A passed bench on simt runs once more, at the GPU's sizes with the
+ * time model on: what lab.time measures there is the predicted time. */
+static int predict_bench(const struct run_request *req, struct run_result *res,
+			 const char *prog, const char *cache, unsigned sanitize)
+{
+	struct run_result p;
+	struct run_request quiet = *req;
+
+	result_init(&p);
+	p.backend = BACKEND_SIMT;
+	p.timeout_s = req->timeout_s > 0 ? req->timeout_s
+					 : run_default_timeout(RUN_BENCH, BACKEND_SIMT);
+	quiet.progress = NULL;
+	run_phase(req, "predicting the time on a GPU");
+	if (run_harness(&quiet, &p, prog, cache, sanitize, 0, 0, 1) != 0) {
+		res->error = p.error;
+		p.error = NULL;
+		run_result_free(&p);
+		return -1;
+	}
+	run_prediction_take(req, res, &p);
+	run_result_free(&p);
+	return 0;
+}
+
+/* A passed bench on a GPU: simt's prediction for the same GPU beside the
+ * measurement, so that the model is checked where it is used.  The
+ * device file is the one whose name matches the GPU's, whatever req
+ * names: only that comparison means anything. */
+static int predict_beside_gpu(const struct run_request *req, struct run_result *res,
+			      const struct run_build *gpu_build, const char *cache)
+{
+	const struct run_probe *probe = gpu_build->probe;
+	struct run_request same = *req;
+	struct run_build b = *gpu_build;
+	char *id = run_device_match(req->content, probe->gpu_name);
+	const char *why = NULL;
+	int rc = 0;
+
+	if (!id)
+		why = "no device file models this GPU (devices/FORMAT.md says how to add one)";
+	else if (!probe->simt_lib)
+		why = "the simt library is not installed";
+	same.predict = id ? id : req->predict;
+	if (why) {
+		run_prediction_fail(&same, res, why);
+		free(id);
+		return 0;
+	}
+	same.predict = id;
+	b.backend = BACKEND_SIMT;
+	b.prog = b.log = b.source_hash = b.error = NULL;
+	b.failed = b.cached = 0;
+	run_phase(req, "building for simt's time model");
+	if (run_build_exercise(&b) != 0 || b.failed) {
+		char *w = xasprintf("it does not build against simt%s%s", b.error ? ": " : "",
+				    b.error ? b.error : "");
+
+		run_prediction_fail(&same, res, w);
+		free(w);
+	} else {
+		rc = predict_bench(&same, res, b.prog, cache, probe->simt_sanitize);
+	}
+	run_build_free(&b);
+	free(id);
+	return rc;
 }
 
 /* Resolves the backend and checks that it can work here, with as many
@@ -485,7 +607,13 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	} else if (res->backend == BACKEND_SIMT && req->mode == RUN_CHECK) {
 		if (check_on_simt(req, res, &b, &probe, cache) != 0)
 			goto done;
-	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0, 0) != 0) {
+	} else if (run_harness(req, res, b.prog, cache, probe.simt_sanitize, 0, 0, 0) != 0) {
+		goto done;
+	} else if (res->backend == BACKEND_SIMT && req->predict && res->status == RUN_PASS &&
+		   predict_bench(req, res, b.prog, cache, probe.simt_sanitize) != 0) {
+		goto done;
+	} else if (res->backend == BACKEND_GPU && req->predict && req->mode == RUN_BENCH &&
+		   res->status == RUN_PASS && predict_beside_gpu(req, res, &b, cache) != 0) {
 		goto done;
 	}
 	if (cancelled(req, res))

@@ -85,4 +85,14 @@ struct cJSON;
 void run_result_json(struct run_result *res, const struct run_request *req,
 		     struct cJSON *harness, struct cJSON *simt);
 
+/* predict.c: puts simt's per-launch report (the file path) in
+ * res->prediction and the result JSON's "prediction" object. */
+void run_prediction_attach(const struct run_request *req, struct run_result *res,
+			   const char *path);
+/* Moves a predicted bench's prediction and time into res (and its JSON). */
+void run_prediction_take(const struct run_request *req, struct run_result *res,
+			 struct run_result *predicted);
+/* No prediction for req->predict, and why, in res (and its JSON). */
+void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why);
+
 #endif

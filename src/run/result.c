@@ -512,6 +512,7 @@ int run_result_from_json(const char *json, struct run_result *res)
 	if (str(o, "nondeterminism"))
 		res->nondeterminism = xstrdup(str(o, "nondeterminism"));
 	res->cached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "cached"));
+	res->prediction = run_prediction_from_json(cJSON_GetObjectItemCaseSensitive(o, "prediction"));
 	errs = cJSON_GetObjectItemCaseSensitive(o, "compile_errors");
 	if (cJSON_GetArraySize(errs) > 0)
 		res->errors = xcalloc((size_t)cJSON_GetArraySize(errs), sizeof *res->errors);

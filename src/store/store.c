@@ -109,6 +109,10 @@ static const char *const migrations[] = {
 	 * the exercise's history, status and best time. */
 	"ALTER TABLE attempt ADD COLUMN scratch INTEGER NOT NULL DEFAULT 0"
 	" CHECK (scratch IN (0, 1));",
+	/* 4 -> 5: a bench on simt predicts the time on a named GPU (simt's
+	 * time model): kept apart from median_ms, which only a GPU measures. */
+	"ALTER TABLE attempt ADD COLUMN predicted_ms REAL CHECK (predicted_ms >= 0);"
+	"ALTER TABLE attempt ADD COLUMN predicted_device TEXT;",
 };
 
 _Static_assert(sizeof migrations / sizeof migrations[0] == STORE_SCHEMA_VERSION,
@@ -171,10 +175,12 @@ static const char *const stmt_sql[S_COUNT] = {
 			"  THEN ?3 ELSE best_ms END"
 			" WHERE id = ?1",
 	[S_ATTEMPT_ADD] = "INSERT INTO attempt (id, exercise, at, mode, backend,"
-			  " status, source_hash, median_ms, result_json, scratch)"
-			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+			  " status, source_hash, median_ms, result_json, scratch,"
+			  " predicted_ms, predicted_device)"
+			  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	[S_ATTEMPTS] = "SELECT id, exercise, at, mode, backend, status,"
-		       " source_hash, median_ms, result_json, scratch FROM attempt"
+		       " source_hash, median_ms, result_json, scratch, predicted_ms,"
+		       " predicted_device FROM attempt"
 		       " WHERE exercise = ?1 AND scratch = ?3"
 		       " ORDER BY at DESC, id DESC LIMIT ?2",
 	[S_READING_GET] = "SELECT viewed, seconds, read_percent, quizzes,"
@@ -995,6 +1001,9 @@ static int insert_attempt(struct store *st, const struct attempt *a)
 	bind_ms(st, s, 8, a->median_ms);
 	bind_text(st, s, 9, a->result_json);
 	bind_int(st, s, 10, a->scratch ? 1 : 0);
+	bind_ms(st, s, 11, a->predicted_device ? a->predicted_ms : -1);
+	if (a->predicted_device && a->predicted_ms >= 0)
+		bind_text(st, s, 12, a->predicted_device);
 	return run(st, s);
 }
 
@@ -1038,6 +1047,8 @@ static void attempt_read(sqlite3_stmt *q, struct attempt *a)
 	a->median_ms = column_ms(q, 7);
 	a->result_json = column_dup(q, 8);
 	a->scratch = sqlite3_column_int(q, 9) != 0;
+	a->predicted_ms = column_ms(q, 10);
+	a->predicted_device = column_dup(q, 11);
 }
 
 static int attempts_query(struct store *st, const char *ex, size_t max, int scratch,
@@ -1093,6 +1104,7 @@ void store_attempts_free(struct attempt *a, size_t n)
 		free(a[i].status);
 		free(a[i].source_hash);
 		free(a[i].result_json);
+		free(a[i].predicted_device);
 	}
 	free(a);
 }

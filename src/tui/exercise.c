@@ -782,6 +782,14 @@ static void show_result(struct exscreen *x, const struct run_result *r)
 	show_timing(x, r);
 	{
 		char **lines;
+		size_t n = run_prediction_lines(r->prediction, &lines);
+
+		for (size_t i = 0; i < n; i++)
+			results_add(x, i ? UI_TEXT : UI_SECTION, "%s", lines[i]);
+		run_insights_free(lines, n);
+	}
+	{
+		char **lines;
 		size_t n = run_insights(r->json, &lines);
 
 		if (n)
@@ -1025,6 +1033,7 @@ static void run_it(struct tui *t, struct exscreen *x, enum run_mode mode)
 	j.req.home = t->cfg->home;
 	j.req.content = t->cfg->content_dir;
 	j.req.mode = mode;
+	j.req.predict = mode == RUN_BENCH ? t->cfg->predict : NULL;
 	j.req.seed = -1;
 	j.req.progress = job_progress;
 	j.req.progress_ctx = &j;

@@ -12,9 +12,13 @@
 #   overlap:F  at least F times the rate of the same copies done back to
 #              back (the harness times them and prints a reference line)
 #   check      nothing to time: passing the check is the bar
-#   pending    several GPUs: the bar will come from the link figures of a
-#              time model; until then the figures are printed alone, and
-#              only on a machine with the GPUs the exercise needs
+#   model:F    several GPUs, whose time no single-GPU peak bounds: at most
+#              F times the time simt's time model predicts for this GPU
+#              (`cudalab bench EX --backend simt --predict ID`, which
+#              models the links: NVLink with peer access, PCIe without),
+#              where ID is the device file `cudalab doctor` says models
+#              this machine's GPU (PREDICT_DEVICE=ID chooses another);
+#              run only on a machine with the GPUs the exercise needs
 # The percentages are what each exercise's statement says a good solution
 # reaches ("What fast means"); where it names no figure, the bar is a
 # floor well below what it describes.
@@ -25,8 +29,9 @@
 #
 #   CUDALAB_BIN=/abs/build/cudalab NVCC=nvcc sh tests/bench/exercises.sh [EX...]
 #
-# BENCH_JSON_DIR=DIR reads DIR/EX.N.json (N = 1..RUNS) instead of running
-# anything: the report from recorded results (tests/run uses it).
+# BENCH_JSON_DIR=DIR reads DIR/EX.N.json (N = 1..RUNS), and DIR/EX.model.json
+# for a model bar, instead of running anything: the report from recorded
+# results (tests/run uses it).
 set -u
 BIN=${CUDALAB_BIN:?CUDALAB_BIN must name the cudalab binary}
 RUNS=${RUNS:-3}
@@ -63,18 +68,22 @@ monarch-matmul flops:10
 ssd-chunked flops:5
 profile-channel-stats bw:70
 mfu-calculator check
-pipeline-schedule pending
-ring-allreduce-peer pending
-ring-attention-peer pending
-tensor-parallel-mlp pending"
+pipeline-schedule model:1.5
+ring-allreduce-peer model:1.5
+ring-attention-peer model:1.5
+tensor-parallel-mlp model:1.5"
 BW_TARGET=80
 CUBLAS_TARGET=50
-PENDING="bar pending the time model's link figures"
 
 # The value of "key" in cudalab's JSON (one key per line, first match).
 field() {
 	sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([^,]*\),\{0,1\}\$/\1/p" "$2" | head -n 1 |
 		tr -d '"'
+}
+# The same inside the result's "prediction" object.
+pfield() {
+	sed -n '/"prediction":/,$p' "$2" | sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([^,{]*\),\{0,1\}\$/\1/p" |
+		head -n 1 | tr -d '"'
 }
 # cuBLAS's TFLOP/s from the harness's reference line (inside "stdout").
 cublas_tflops() {
@@ -124,8 +133,13 @@ verdict() {
 			else if (r / 100 >= t) printf "ok: %.2fx back-to-back copies (%s GB/s), bar %sx\n", r / 100, c, t
 			else printf "MISSED: %.2fx back-to-back copies (%s GB/s), bar %sx\n", r / 100, c, t }'
 		;;
+	model:*)
+		awk -v m="$ms" -v p="$predicted" -v d="$device" -v t="${1#model:}" 'BEGIN {
+			if (p == "" || p == "null") print "MISSED: no prediction for this GPU (" d ")"
+			else if (m / p <= t) printf "ok: %.2fx the model'"'"'s %.3f ms on %s, bar %sx\n", m / p, p, d, t
+			else printf "MISSED: %.2fx the model'"'"'s %.3f ms on %s, bar %sx\n", m / p, p, d, t }'
+		;;
 	check) echo "ok: passes (nothing to time)" ;;
-	pending) echo "($PENDING)" ;;
 	*) echo "MISSED: unknown bar '$1'" ;;
 	esac
 }
@@ -134,36 +148,41 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-bench-ex.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 J=${BENCH_JSON_DIR:-$T}
 gpus_here=0
+model_device=
+measure=1
 if [ -z "${BENCH_JSON_DIR:-}" ]; then
 	if [ -z "${NVCC:-}" ]; then
 		echo "bench-exercises: nvcc not found: skipped"
 		exit 0
 	fi
+	export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$CONTENT" CUDALAB_NVCC="$NVCC"
 	if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-		echo "bench-exercises: no usable GPU here (nvidia-smi lists none): nothing to measure"
-		exit 0
+		echo "bench-exercises: no usable GPU here (nvidia-smi lists none): nothing to measure;"
+		echo "simt's predictions for ${PREDICT_DEVICE:=h100-sxm} follow"
+		measure=0
 	fi
 	gpus_here=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
-	export CUDALAB_HOME="$T/home" CUDALAB_CONTENT="$CONTENT" CUDALAB_NVCC="$NVCC"
+	# the device file that models this machine's GPU, for the model bars
+	model_device=$("$BIN" doctor 2>/dev/null |
+		sed -n 's/.*this machine.s GPU is modelled by \([A-Za-z0-9_.-]*\).*/\1/p' | head -n 1)
 fi
 
-printf '%-24s %-6s %10s %9s %9s %11s  %s\n' exercise status "median ms" "GB/s" \
-	"% peak" "TFLOP/s" "bar"
-echo "$BARS" | while read -r ex bar; do
+[ "$measure" = 1 ] && printf '%-24s %-6s %10s %9s %9s %11s  %s\n' exercise status "median ms" \
+	"GB/s" "% peak" "TFLOP/s" "bar"
+[ "$measure" = 1 ] && echo "$BARS" | while read -r ex bar; do
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $ex "*) ;; *) continue ;; esac
 	fi
 	# An exercise for several GPUs runs only where they are (or where
 	# results were recorded for it).
 	need=$(gpus_needed "$ex")
-	if [ -n "${BENCH_JSON_DIR:-}" ] && [ ! -f "$J/$ex.1.json" ] && [ "$bar" = pending ]; then
-		printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" - - - - - \
-			"($PENDING; no recorded result)"
+	if [ -n "${BENCH_JSON_DIR:-}" ] && [ ! -f "$J/$ex.1.json" ]; then
+		printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" - - - - - "(no recorded result)"
 		continue
 	fi
 	if [ -z "${BENCH_JSON_DIR:-}" ] && [ "$gpus_here" -lt "$need" ]; then
 		printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" skip - - - - \
-			"($PENDING; needs $need GPUs, this machine has $gpus_here)"
+			"(needs $need GPUs, this machine has $gpus_here)"
 		continue
 	fi
 	for f in ms pct pctf gbps tf ratio ref; do
@@ -210,6 +229,21 @@ echo "$BARS" | while read -r ex bar; do
 		echo 1 >"$T/missed"
 		continue
 	fi
+	# A model bar: the time simt predicts for this GPU.
+	predicted='' device=${PREDICT_DEVICE:-$model_device}
+	case $bar in
+	model:*)
+		if [ -z "${BENCH_JSON_DIR:-}" ] && [ -n "$device" ]; then
+			"$BIN" bench "$ex" --file "$CONTENT/exercises/$ex/solution.cu" \
+				--backend simt --predict "$device" --timeout 900 --json \
+				>"$J/$ex.model.json" 2>"$T/$ex.model.err"
+		fi
+		if [ -f "$J/$ex.model.json" ]; then
+			predicted=$(pfield ms "$J/$ex.model.json")
+			device=$(pfield device "$J/$ex.model.json")
+		fi
+		;;
+	esac
 	ms=$(median <"$T/$ex.ms")
 	gbps=$(median <"$T/$ex.gbps")
 	pct=$(median <"$T/$ex.pct")
@@ -221,5 +255,44 @@ echo "$BARS" | while read -r ex bar; do
 	case $v in MISSED*) echo 1 >"$T/missed" ;; esac
 	printf '%-24s %-6s %10s %9s %9s %11s  %s\n' "$ex" pass "$ms" "$gbps" "$pct" "$tf" "$v"
 done
-echo "(medians of $RUNS runs of \`cudalab bench EX --backend gpu\` on the reference solutions)"
+[ "$measure" = 1 ] &&
+	echo "(medians of $RUNS runs of \`cudalab bench EX --backend gpu\` on the reference solutions)"
+
+# simt's prediction of every reference solution, for the device that
+# models this GPU (beside the measured median), or PREDICT_DEVICE; and the
+# seconds each prediction took (recorded results: "-").
+device=${PREDICT_DEVICE:-$model_device}
+echo
+printf '%-24s %-10s %12s %12s %8s  %s\n' exercise device "predicted ms" "measured ms" \
+	"ratio" "model s"
+echo "$BARS" | while read -r ex bar; do
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $ex "*) ;; *) continue ;; esac
+	fi
+	m=$J/$ex.model.json
+	secs=-
+	if [ -z "${BENCH_JSON_DIR:-}" ] && [ ! -f "$m" ] && [ -n "$device" ]; then
+		t0=$(date +%s.%N)
+		"$BIN" bench "$ex" --file "$CONTENT/exercises/$ex/solution.cu" --backend simt \
+			--predict "$device" --timeout 900 --json >"$m" 2>"$T/$ex.model.err"
+		secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+	fi
+	predicted=$(pfield ms "$m" 2>/dev/null)
+	dev=$(pfield device "$m" 2>/dev/null)
+	measured=
+	[ -f "$T/$ex.ms" ] && measured=$(median <"$T/$ex.ms")
+	if [ -z "$predicted" ]; then
+		why=$(pfield error "$m" 2>/dev/null)
+		[ -n "$why" ] || why=$(field summary "$m" 2>/dev/null)
+		printf '%-24s %-10s %12s %12s %8s  %s\n' "$ex" "${dev:-${device:--}}" - \
+			"${measured:--}" - "${secs} (${why:-no prediction})"
+		continue
+	fi
+	ratio=$(awk -v m="$measured" -v p="$predicted" 'BEGIN {
+		if (m == "" || p <= 0) print "-"; else printf "%.2f", m / p }')
+	printf '%-24s %-10s %12s %12s %8s  %s\n' "$ex" "$dev" "$predicted" "${measured:--}" \
+		"$ratio" "$secs"
+done
+echo "(predicted: \`cudalab bench EX --backend simt --predict DEVICE\`, a model estimate;"
+echo " ratio: measured / predicted)"
 [ ! -f "$T/missed" ]

@@ -190,6 +190,13 @@ complete_follows_the_table() {
 	expect_lines
 	complete --home ""
 	expect_lines :dir
+	# device files' ids (the shipped ones, through CUDALAB_SIMT_DEVICES) and off
+	CUDALAB_SIMT_DEVICES=$SRC/devices "$BIN" __complete -- --content "$FIX" \
+		bench ex-one --predict h1 >"$T/out"
+	expect_lines h100-pcie h100-sxm
+	CUDALAB_SIMT_DEVICES=$SRC/devices "$BIN" __complete -- --content "$FIX" \
+		run --predict o >"$T/out"
+	expect_lines off
 	printf 'Host gpu-box lab-*\n  HostName 10.0.0.7\nHost=gpu-two\n' >"$T/h/.ssh/config"
 	HOME=$T/h "$BIN" __complete -- check ex-one --backend s >"$T/out"
 	expect_lines simt slurm ssh: ssh:gpu-box ssh:gpu-two

@@ -33,7 +33,8 @@ wait_for "Exercise: Vector add"
 wait_for "2 attempts  x✓"
 # a bench: the counters' reading, its long lines wrapped to the width
 keys b
-wait_for "of emulation time" 180
+wait_for "predicted on NVIDIA H100 SXM5 80GB (h100-sxm)" 300
+wait_for "of emulation time"
 keys v
 wait_for "sets the pace"
 keys q

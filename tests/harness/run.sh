@@ -90,6 +90,37 @@ for t in test_lab test_lab_device; do
 	fi
 done
 
+# --- lab.h's GPU timing on simt's modelled timeline -------------------------
+# tests/harness/lab_timing.cu runs lab.time's GPU path (sample(), the L2
+# flush, the events of every device) in a predicted bench, against times
+# worked out by hand from the fixture device file tests/simt/devices/.
+if [ -f "$BUILD/libcudalab-simt.a" ]; then
+	lt_link=
+	nm "$BUILD/libcudalab-simt.a" 2>/dev/null | grep -q __asan_init &&
+		lt_link="$lt_link -Xcompiler=-fsanitize=address"
+	nm "$BUILD/libcudalab-simt.a" 2>/dev/null | grep -q __ubsan_handle_ &&
+		lt_link="$lt_link -Xcompiler=-fsanitize=undefined"
+	# shellcheck disable=SC2086
+	if "$NVCC" -std=c++17 -O2 --no-compress -arch=compute_80 -code=compute_80 -cudart none \
+		-Iinclude $lt_link tests/harness/lab_timing.cu -L"$BUILD" -lcudalab-simt \
+		-lpthread -lm -o "$TMP/lab_timing" >"$TMP/log" 2>&1; then
+		for m in legacy nonblocking devices; do
+			gpus=1
+			[ "$m" = devices ] && gpus=2
+			ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} CUDALAB_SIMT_GPUS=$gpus \
+				CUDALAB_SIMT_PREDICT=timeline CUDALAB_SIMT_DEVICES=tests/simt/devices \
+				CUDALAB_SIMT_PREDICT_QUIET=1 "$TMP/lab_timing" "$m" --mode bench \
+				>"$TMP/out" 2>&1
+			rc=$?
+			sed "s/^/[$m] /" "$TMP/out" | grep -v '^\[[a-z]*\] {"schema"'
+			tally lab_timing "$TMP/out" "$rc"
+		done
+	else
+		cat "$TMP/log"
+		bad lab_timing "does not compile"
+	fi
+fi
+
 # status FILE: the "status" of a result file, empty when it is not one.
 status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
 

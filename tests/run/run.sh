@@ -248,7 +248,12 @@ bench_reports_timing() {
 	expect_out "median"
 	expect_out "40.0% of peak"
 	cl bench square --file "$SQ/solution.cu" --json
-	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25"
+	json_expect "d['mode'] == 'bench' and d['timing']['median_ms'] == 0.25 and 'prediction' not in d"
+	# with device files, a GPU bench puts simt's prediction for the same GPU
+	# beside the measurement; a GPU no device file models gets a reason
+	clenv CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
 }
 
 simt_attaches_counters() {
@@ -370,6 +375,59 @@ racy_reduce_sum_is_never_a_pass() {
 	expect_rc 123
 	expect_err "race: shared write at rt_racecheck.cu:13"
 	expect_err "simt reported 2 hazards (above); exit status 123 (the program's own was 0)"
+}
+
+# A bench on simt predicts the time on a GPU (simt's time model): by
+# default on an H100 SXM, with --predict on another, never with predict =
+# off; an unknown device or a bad config value is an error that names the
+# known ones.  vector-add at its GPU size moves 3 x 2^26 x 4 bytes, which
+# at the H100 SXM datasheet's 3.35 TB/s takes 240 us: the prediction
+# cannot be faster, and a bandwidth-bound kernel is not twice as slow.
+simt_bench_predicts_the_gpu_time() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	home=$T/predict-home
+	mkdir -p "$home"
+	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
+	sol=$SRC/exercises/vector-add/solution.cu
+	real bench vector-add --file "$sol" --json
+	expect_rc 0
+	json_expect "d['status'] == 'pass' and d['prediction']['device'] == 'h100-sxm' and 240.4 <= d['prediction']['ms'] * 1000 <= 400 and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and 'DRAM' in d['prediction']['launches'][0]['limits'] and 'predicted' in d['summary']"
+	cp "$T/out" "$T/predicted.json"
+	# the attempt keeps the prediction in its own fields, apart from median_ms
+	python3 -c 'import json, sqlite3, sys
+d = json.load(open(sys.argv[2]))
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("select median_ms, predicted_ms, predicted_device from attempt"
+                  " where mode = ? and predicted_device is not null", ("bench",)).fetchall()
+sys.exit(0 if rows == [(None, d["prediction"]["ms"], "h100-sxm")] else 1)' \
+		"$home/progress.db" "$T/predicted.json" || note "the attempt does not keep the prediction"
+	real bench vector-add --file "$sol"
+	expect_out "predicted on NVIDIA H100 SXM5 80GB (h100-sxm): "
+	expect_out "limited by DRAM bandwidth"
+	real check vector-add --file "$sol" --predict t4 --json
+	expect_rc 0
+	json_expect "d['prediction']['device'] == 't4' and 'ms' not in d['prediction'] and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and d['prediction']['launches'][0]['blocks'] == d['prediction']['launches'][0]['blocks_run']"
+	real check vector-add --file "$sol" --predict nosuch
+	expect_rc 2
+	expect_err "unknown device 'nosuch'"
+	expect_err "known: a100-sxm h100-pcie h100-sxm"
+	printf 'predict = off\n' >"$home/config"
+	real bench vector-add --file "$sol" --json
+	expect_rc 0
+	json_expect "'prediction' not in d"
+	printf '# mine\npredict = h100 sxm\n' >"$home/config"
+	real bench vector-add --file "$sol"
+	expect_rc 2
+	expect_err "config:2: predict 'h100 sxm' is neither a device id"
+	rm -f "$home/config"
+	# the learner's shell does not make the bench's check skip its
+	# comparisons (a predicted run compares nothing)
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_LIB="$lib" \
+		CUDALAB_SIMT_PREDICT=h100-sxm "$BIN" bench vector-add \
+		--file "$SRC/exercises/vector-add/kernel.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'wrong' and 'prediction' not in d"
 }
 
 # A multi-device ring whose streams wait for no events passes every value
@@ -792,7 +850,8 @@ run_signal_timeout_compile_error() {
 bench_exercises_report() {
 	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \
 		sh "$SRC/tests/bench/exercises.sh" saxpy-bandwidth histogram transpose \
-		sgemm-regblock sgemm-tiled stream-overlap ring-allreduce-peer
+		sgemm-regblock sgemm-tiled stream-overlap ring-allreduce-peer tensor-parallel-mlp \
+		ring-attention-peer
 	expect_rc 1
 	for re in \
 		'^saxpy-bandwidth +pass +0\.2 +4100\.5 +83\.4 +0\.34 +ok: >= 80 % of peak bandwidth$' \
@@ -801,7 +860,9 @@ bench_exercises_report() {
 		'^sgemm-regblock +pass +5\.0 .* +27\.5 +ok: 56\.0 % of cuBLAS \(49\.09 TFLOP/s\), bar 50 %$' \
 		'^sgemm-tiled +pass +20 .* +6\.9 +ok: >= 10 % of peak FLOP/s$' \
 		'^stream-overlap +pass +9\.0 +59\.6 +1\.2 +0\.03 +ok: 1\.32x back-to-back copies \(45\.00 GB/s\), bar 1\.2x$' \
-		"^ring-allreduce-peer +- .*\\(bar pending the time model's link figures; no recorded result\\)\$"; do
+		"^ring-allreduce-peer +pass +0\\.6 .*ok: 1\\.20x the model's 0\\.500 ms on h100-sxm, bar 1\\.5x\$" \
+		"^tensor-parallel-mlp +pass +2\\.2 .*MISSED: 1\\.76x the model's 1\\.250 ms on h100-sxm, bar 1\\.5x\$" \
+		'^ring-attention-peer +- .*\(no recorded result\)$'; do
 		grep -qE -- "$re" "$T/out" || note "no line matching: $re"
 	done
 	clenv BENCH_JSON_DIR="$SRC/tests/fixtures/bench" CUDALAB_BIN="$BIN" \
@@ -834,7 +895,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm forged_result_is_not_a_pass device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do

@@ -1457,3 +1457,54 @@ Test(store, scratch_attempts_stay_apart)
 	store_close(st);
 	free(home);
 }
+
+/* A bench on simt keeps the time model's prediction apart from the
+ * measured median: neither moves the other, and the best time stays a
+ * GPU's.  A version 4 database gains the columns empty. */
+Test(store, predicted_time_is_kept_apart_from_the_measured_one)
+{
+	char *home = tpath("home");
+	struct store *st = open_ok(home);
+	struct exercise_state es;
+	struct attempt a = { 0 }, *list;
+	sqlite3 *raw;
+	size_t n;
+
+	a.exercise = "e";
+	a.mode = "bench";
+	a.backend = "simt";
+	a.status = "pass";
+	a.median_ms = -1;
+	a.predicted_ms = 0.2472;
+	a.predicted_device = "h100-sxm";
+	a.at = 1700000030;
+	cr_assert_eq(store_attempt_add(st, &a), 0, "%s", store_errmsg(st));
+	add_attempt(st, "e", "pass", -1, 1700000020, "aa"); /* no prediction */
+	cr_assert_eq(store_attempts(st, "e", 10, &list, &n), 0);
+	cr_assert_eq(n, 2u);
+	cr_expect_float_eq(list[0].predicted_ms, 0.2472, 1e-12);
+	cr_expect_str_eq(list[0].predicted_device, "h100-sxm");
+	cr_expect_lt(list[0].median_ms, 0);
+	cr_expect_lt(list[1].predicted_ms, 0);
+	cr_expect_null(list[1].predicted_device);
+	store_attempts_free(list, n);
+	cr_assert_eq(store_exercise_get(st, "e", &es), 0);
+	cr_expect_lt(es.best_ms, 0, "a prediction is no best time");
+	store_close(st);
+
+	/* back to version 4 by hand: the columns go, the rows stay */
+	raw = raw_open(tpath("home/progress.db"));
+	cr_assert_eq(sqlite3_exec(raw, "ALTER TABLE attempt DROP COLUMN predicted_device;"
+				  "ALTER TABLE attempt DROP COLUMN predicted_ms;"
+				  "PRAGMA user_version = 4;", NULL, NULL, NULL), SQLITE_OK,
+		     "%s", sqlite3_errmsg(raw));
+	sqlite3_close(raw);
+	st = open_ok(home);
+	cr_assert_eq(store_schema_version(st), STORE_SCHEMA_VERSION);
+	cr_assert_eq(store_attempts(st, "e", 10, &list, &n), 0);
+	cr_assert_eq(n, 2u);
+	cr_expect_lt(list[0].predicted_ms, 0);
+	cr_expect_null(list[0].predicted_device);
+	store_attempts_free(list, n);
+	store_close(st);
+}

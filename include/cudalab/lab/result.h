@@ -32,6 +32,7 @@ inline int exit_code(Status s)
 struct CaseResult {
     std::string name;
     bool pass = true;
+    bool checked = true; /* false: a predicted bench's case, not compared */
     double max_abs = 0, max_rel = 0;
     size_t mismatches = 0, not_written = 0, overruns = 0;
 };
@@ -60,6 +61,8 @@ struct Timing {
     bool l2_flushed = false;
     int batched = 1;
     bool emulated = false;
+    /* work outlived the stop event on the legacy stream: timed to idle */
+    bool outlived = false;
 };
 
 /* The work one call of the timed function does, for derived rates; peak
@@ -87,6 +90,9 @@ struct Result {
     Timing timing;
     Work work = {0, 0, nullptr};
     long long calls = 0; /* times solve ran in this program, checks included */
+    /* the device id simt's time model predicted for: times are its model
+     * estimates (empty: not a prediction) */
+    std::string predicted;
 };
 
 /* pass, wrong or runtime_error, from what the result holds; no case at all
@@ -170,7 +176,7 @@ inline void json_cases(Json& j, const Result& r)
     for (const CaseResult& c : r.cases) {
         j.begin_object();
         j.key("name").str(c.name);
-        j.key("status").str(c.pass ? "pass" : "wrong");
+        j.key("status").str(!c.checked ? "unchecked" : c.pass ? "pass" : "wrong");
         j.key("max_abs_err").num(c.max_abs);
         j.key("max_rel_err").num(c.max_rel);
         j.key("mismatches").integer((long long)c.mismatches);
@@ -214,6 +220,10 @@ inline void json_timing(Json& j, const Result& r)
         j.key("emulated").boolean(true);
     else if (r.timing.batched > 1)
         j.key("batched").integer(r.timing.batched);
+    if (r.timing.outlived)
+        j.key("outlived").boolean(true);
+    if (!r.predicted.empty())
+        j.key("predicted").str(r.predicted);
     j.end_object();
 
     j.key("work").begin_object();

@@ -138,6 +138,12 @@ const struct simt_device *simt_device(void)
 	return &dev;
 }
 
+void simt_device_adopt(const struct simt_device *d)
+{
+	pthread_once(&dev_once, init_device);
+	dev = *d;
+}
+
 /* Devices differ only in where they sit: each has its own PCI bus (1, 2,
  * ...; what cudaDeviceGetPCIBusId names) and UUID, so programs that tell
  * devices apart by them see distinct ones. */

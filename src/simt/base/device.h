@@ -16,6 +16,10 @@ struct simt_device {
 };
 /* The profile every device shares (CUDALAB_SIMT_DEVICE). */
 const struct simt_device *simt_device(void);
+/* Replaces the profile with *d: the GPU the time model predicts for
+ * (runtime/timeline.c), so that programs see its SM count and limits.
+ * Called once, before any kernel runs. */
+void simt_device_adopt(const struct simt_device *d);
 /* The properties of device d: the profile, with d's own PCI location
  * and UUID. */
 void simt_device_prop(int d, struct cudaDeviceProp *prop);

@@ -9,6 +9,7 @@
 struct simt_order_vc {
 	uint32_t n;
 	uint32_t *c;
+	double t;       /* the modelled time, ns (order.h) */
 };
 
 struct lane {
@@ -72,6 +73,8 @@ static void vc_join(struct simt_order_vc *d, const struct simt_order_vc *s)
 	for (i = s->n; i-- > 0;)
 		if (s->c[i] > vc_get(d, i))
 			vc_set(d, i, s->c[i]);
+	if (s->t > d->t)
+		d->t = s->t;
 }
 
 static void vc_copy(struct simt_order_vc *d, const struct simt_order_vc *s)
@@ -80,6 +83,7 @@ static void vc_copy(struct simt_order_vc *d, const struct simt_order_vc *s)
 	if (s->n)
 		memcpy(d->c, s->c, (size_t)s->n * sizeof d->c[0]);
 	d->n = s->n;
+	d->t = s->t;
 }
 
 static uint32_t lane_add(int device, bool blocking, bool legacy)
@@ -402,4 +406,35 @@ void simt_order_reset(void)
 	ops_lo = ops_n = 0;
 	generation++;
 	simt_hs_settle();
+}
+
+/* ---- the modelled timeline ---- */
+
+double simt_order_time_ready(uint32_t lane)
+{
+	implicit(lane);
+	vc_join(&lanes[lane].vc, &host);
+	return lanes[lane].vc.t;
+}
+
+void simt_order_time_done(uint32_t lane, double t)
+{
+	if (t > lanes[lane].vc.t)
+		lanes[lane].vc.t = t;
+}
+
+double simt_order_time_host(void)
+{
+	return host.t;
+}
+
+void simt_order_time_host_at(double t)
+{
+	if (t > host.t)
+		host.t = t;
+}
+
+double simt_order_time_event(const struct simt_order_vc *ev)
+{
+	return ev ? ev->t : 0;
 }

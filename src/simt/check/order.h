@@ -92,4 +92,22 @@ bool simt_order_host_knows(uint32_t lane, uint32_t seq);
 /* Clocks start again (block.c): everything before counts as done. */
 void simt_order_reset(void);
 
+/* The modelled timeline (runtime/timeline.c), in nanoseconds.  Every
+ * clock above also carries a time: a lane's is when everything its next
+ * operation follows is done, the host's is how far the host program has
+ * got, an event's is when the work it follows is done.  The joins that
+ * order operations carry the times with them (the later one wins), so
+ * CUDA's rules, implicit ones included, give the times as they give the
+ * order. */
+/* When lane's next operation may start: after what it follows and after
+ * the host issues it. */
+double simt_order_time_ready(uint32_t lane);
+/* Lane's last operation ends at t. */
+void simt_order_time_done(uint32_t lane, double t);
+/* The host's time; the host waits until t. */
+double simt_order_time_host(void);
+void simt_order_time_host_at(double t);
+/* When the work an event follows is done (0: never recorded). */
+double simt_order_time_event(const struct simt_order_vc *ev);
+
 #endif

@@ -479,9 +479,12 @@ static inline void tally_run(struct tally *t, const struct simt_run *ru,
  * slice and the budget's tick. */
 static inline void run_leave(struct block_ctx *bc, struct tally *t,
 			     const struct simt_run *runs, uint32_t nxt,
-			     uint32_t left, uint32_t pop, uint32_t *slice)
+			     uint32_t left, uint32_t pop, uint32_t *slice,
+			     const struct warp *w)
 {
 	tally_run(t, &runs[nxt], pop, -1);
+	if (bc->tr)
+		pm_trace_unrun(bc->tr, w->id, left);
 	*slice -= left;
 	bc->budget_tick -= left < bc->budget_tick ? left : bc->budget_tick;
 }
@@ -525,6 +528,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		simt_runs_prepare(L->mod);
 		runs = L->mod->runs;
 	}
+	bc->cur_warp = w->id;
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
 	bases[OK_NONE] = w->scratch;
@@ -536,7 +540,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 			if (left) {
 				/* the run was left early (the group parked at a
 				 * reconvergence point) */
-				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
+				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice, w);
 				left = 0;
 			}
 			if (!pick(bc, mod, w))
@@ -559,11 +563,20 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				w->mask = 0;
 				goto out;
 			}
+			if (bc->tr && pm_trace_over(bc->tr)) {
+				/* the time model has seen enough of this block */
+				simt_park(w, w->mask, w->pc);
+				w->mask = 0;
+				bc->stop = true;
+				goto out;
+			}
 			if (w->mask != cmask) {
 				cmask = w->mask;
 				cpop = popc(cmask);
 			}
 			tally_run(&tl, &runs[w->pc], cpop, 1);
+			if (bc->tr)
+				pm_trace_run(bc->tr, w->id, w->pc, runs[w->pc].len);
 			run_pop = cpop;
 			left = runs[w->pc].len - 1;
 			nxt = w->pc + 1;
@@ -595,8 +608,13 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 
 			tl.flops[in->flop_type < 2 ? in->flop_type : 2] += f;
 		}
-		if (!ex && in->op != OP_BRA)
+		if (!ex && in->op != OP_BRA) {
+			if (bc->tr && (in->op == OP_LD || in->op == OP_ST ||
+				       in->op == OP_ATOM || in->op == OP_CP_ASYNC ||
+				       in->op == OP_TENSOR))
+				pm_trace_none(bc->tr, w->id, w->pc);
 			goto next;
+		}
 		switch (in->op) {
 		case OP_NOP: case OP_NANOSLEEP: case OP_PREFETCH:
 			break;
@@ -840,7 +858,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		default:
 			if (left) {
 				/* not an op that runs on (op_straight) */
-				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
+				run_leave(bc, &tl, runs, nxt, left, run_pop, &slice, w);
 				left = 0;
 			}
 			tally_flush(bc, &tl);  /* %clock reads the count */
@@ -867,7 +885,7 @@ next:
 	}
 out:
 	if (left)
-		run_leave(bc, &tl, runs, nxt, left, run_pop, &slice);
+		run_leave(bc, &tl, runs, nxt, left, run_pop, &slice, w);
 	tally_flush(bc, &tl);
 }
 

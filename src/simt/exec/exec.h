@@ -6,6 +6,7 @@
 #include "base/device.h"
 #include "mem/mem.h"
 #include "perf/counters.h"
+#include "perf/trace.h"
 #include "ptx/ptx.h"
 
 #include <pthread.h>
@@ -164,6 +165,11 @@ struct block_ctx {
 	/* Reads of registers before they are written are checked (uninit_reg.c):
 	 * checks are on and the module has such reads. */
 	bool uck;
+	/* The time model's tracer when this block is traced, else NULL;
+	 * its state, kept from block to block. */
+	struct pm_tracer *tr;
+	struct pm_tracer trace;
+	uint32_t cur_warp;     /* the warp running, for the tracer */
 };
 
 struct launch_state {
@@ -228,6 +234,8 @@ struct launch_state {
 	bool coop;
 	uint64_t grid_ws;
 	atomic_ullong coop_done;
+	/* The time model's state when the launch is predicted, else NULL. */
+	struct pm_launch *pm;
 };
 
 /* exec.c */

@@ -233,9 +233,10 @@ static void count_sectors(struct block_ctx *bc, const uint64_t *addr,
 
 /* Shared-memory wavefronts beyond the first: lanes hitting different
  * 4-byte words of the same bank serialise. */
-static void count_banks(struct block_ctx *bc, const uint64_t *addr,
-			uint32_t lanes, uint32_t n, bool store)
+static uint32_t count_banks(struct block_ctx *bc, const uint64_t *addr,
+			    uint32_t lanes, uint32_t n, bool store)
 {
+	uint32_t waves = 0;
 	uint32_t words[32][8];
 	int nw[32] = {0}, worst = 0, b, j;
 	uint32_t phase_lanes = n <= 4 ? 32 : n == 8 ? 16 : 8;
@@ -268,8 +269,11 @@ static void count_banks(struct block_ctx *bc, const uint64_t *addr,
 		});
 		if (pw > 1)
 			worst += pw - 1;
+		if (pl)
+			waves++;
 	}
 	bc->counts.bank_conflicts += (uint64_t)worst;
+	return waves + (uint32_t)worst;
 }
 
 static void count_access(struct block_ctx *bc, const struct simt_insn *in,
@@ -285,14 +289,24 @@ static void count_access(struct block_ctx *bc, const struct simt_insn *in,
 		space = win == SIMT_SHARED_WIN ? SS_SHARED
 		      : win == SIMT_LOCAL_WIN ? SS_LOCAL : SS_GLOBAL;
 	}
-	if (space == SS_GLOBAL || space == SS_CONST)
+	if (space == SS_GLOBAL || space == SS_CONST) {
 		count_sectors(bc, addr, lanes, n, store);
-	else if (space == SS_SHARED)
+		if (bc->tr)
+			pm_trace_global(bc->tr, bc->cur_warp, (uint32_t)(in - bc->L->mod->code),
+					addr, lanes, n, store);
+	} else if (space == SS_SHARED) {
 		count_banks(bc, addr, lanes, n, store);
-	else if (space == SS_LOCAL && store)
-		bc->counts.local_st++;
-	else if (space == SS_LOCAL)
-		bc->counts.local_ld++;
+		if (bc->tr)
+			pm_trace_shared(bc->tr, bc->cur_warp, (uint32_t)(in - bc->L->mod->code),
+					addr, lanes, n);
+	} else if (space == SS_LOCAL) {
+		if (store)
+			bc->counts.local_st++;
+		else
+			bc->counts.local_ld++;
+		if (bc->tr)
+			pm_trace_local(bc->tr, bc->cur_warp, (uint32_t)(in - bc->L->mod->code), n);
+	}
 }
 
 static uint64_t load_bytes(const uint8_t *p, int size, bool sgn)
@@ -949,6 +963,8 @@ bool simt_exec_cp_async(struct block_ctx *bc, struct warp *w,
 {
 	const uint64_t *S = R(in->o[0]), *Off = R(in->o[1]);
 	const uint64_t *Cp = R(in->o[2]), *Sz = R(in->o[3]);
+	uint64_t src[32];
+	uint32_t copied = 0, width = 0;
 
 	FOR_LANES(ex, {
 		uint32_t n = (uint32_t)Cp[l], sn = (uint32_t)Sz[l];
@@ -965,6 +981,10 @@ bool simt_exec_cp_async(struct block_ctx *bc, struct warp *w,
 			sp = resolve(bc, w, l, in, SS_GLOBAL, sa, sn, n, ACC_READ);
 			if (!sp)
 				return false;
+			src[l] = sa;
+			copied |= 1u << l;
+			if (sn > width)
+				width = sn;
 			if (bc->hz)
 				simt_hz_access(bc, w, l, in, (uint8_t *)sp, sn, HZ_READ,
 					       NULL);
@@ -974,6 +994,9 @@ bool simt_exec_cp_async(struct block_ctx *bc, struct warp *w,
 		if (bc->hz)
 			simt_hz_async_copy(bc, w, l, in, (uint32_t)(dp - bc->shared), n);
 	});
+	if (bc->tr)
+		pm_trace_global(bc->tr, w->id, (uint32_t)(in - bc->L->mod->code), src, copied,
+				width, false);
 	return true;
 }
 
@@ -1078,6 +1101,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 	bool sgn = simt_type_signed(in->type);
 	uint64_t *D = R(in->o[0]);
 	const uint64_t *B = R(in->o[1]), *C = R(in->o[2]);
+	uint64_t addr[32];
+	bool any_shared = false;
 
 	if (size < 2) {
 		simt_fault(bc, w, __builtin_ctz(ex), in, cudaErrorIllegalInstruction,
@@ -1096,6 +1121,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 
 		if (!p)
 			return false;
+		addr[l] = a;
+		any_shared |= shared;
 		if (bc->hz)
 			simt_hz_access(bc, w, l, in, p, (uint32_t)size, HZ_ATOMIC, NULL);
 		if (shared) {
@@ -1110,6 +1137,9 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 			D[l] = sgn ? sext_to(old, size * 8) : old;
 	});
 	bc->counts.atomics += popc(ex);
+	if (bc->tr)
+		pm_trace_atomic(bc->tr, w->id, (uint32_t)(in - bc->L->mod->code), addr, ex,
+				(uint32_t)size, any_shared);
 	return true;
 }
 

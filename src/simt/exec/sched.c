@@ -13,6 +13,7 @@
  * output is kept per block and handed to the launch when the block ends
  * (simt_block_output). */
 #include "exec/exec.h"
+#include "perf/predict.h"
 #include "exec/mbarrier.h"
 #include "exec/hooks.h"
 
@@ -470,6 +471,32 @@ void simt_ctx_add_counts(struct block_ctx *bc)
 	pthread_mutex_unlock(&L->lock);
 }
 
+/* The b-th block the time model lists, if it is to run: traced, and
+ * cut short when the model has seen enough of it.  False when the list
+ * is done. */
+static bool predicted_block(struct block_ctx *bc, struct launch_state *L, uint64_t b)
+{
+	uint64_t block, f0[3], f[3];
+
+	if (!simt_predict_next(L->pm, b, &block))
+		return false;
+	f0[0] = bc->counts.flops_f32;
+	f0[1] = bc->counts.flops_f64;
+	f0[2] = bc->counts.flops_f16;
+	bc->tr = &bc->trace;
+	simt_predict_block_begin(L->pm, bc->tr, b, block);
+	run_block(bc, block);
+	f[0] = bc->counts.flops_f32 - f0[0];
+	f[1] = bc->counts.flops_f64 - f0[1];
+	f[2] = bc->counts.flops_f16 - f0[2];
+	simt_predict_block_end(L->pm, bc->tr, b, f);
+	bc->tr = NULL;
+	/* a block cut short stops only itself */
+	if (!atomic_load_explicit(&L->abort, memory_order_relaxed))
+		bc->stop = false;
+	return true;
+}
+
 static void run_blocks(struct block_ctx *bc, struct launch_state *L)
 {
 	simt_ctx_prepare(bc, L);
@@ -479,9 +506,14 @@ static void run_blocks(struct block_ctx *bc, struct launch_state *L)
 		if (atomic_load_explicit(&L->abort, memory_order_relaxed))
 			break;
 		b = atomic_fetch_add(&L->next_block, 1);
-		if (b >= L->nblocks)
-			break;
-		run_block(bc, simt_block_order(L, b));
+		if (L->pm) {
+			if (!predicted_block(bc, L, b))
+				break;
+		} else {
+			if (b >= L->nblocks)
+				break;
+			run_block(bc, simt_block_order(L, b));
+		}
 		simt_hz_block_end(bc);
 		simt_block_output(bc);
 	}

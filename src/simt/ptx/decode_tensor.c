@@ -439,3 +439,63 @@ bad:
 	d->ps->mod->ncode--;
 	dec_unsupported(d, why);
 }
+
+/* ---- what the time model reads ---- */
+
+/* The i-th operand of the instruction's operand table. */
+static struct simt_opnd table_entry(const struct simt_module *mod,
+				    const struct simt_insn *in, unsigned i)
+{
+	struct simt_opnd o;
+
+	memcpy(&o, &mod->consts[(size_t)in->target * 32 + i], sizeof o);
+	return o;
+}
+
+static void info_rows(const struct simt_module *mod, const struct simt_insn *in,
+		      unsigned from, unsigned to, uint32_t *rows, int *n, int cap)
+{
+	unsigned i;
+
+	for (i = from; i < to && *n < cap; i++) {
+		struct simt_opnd o = table_entry(mod, in, i);
+
+		if (o.kind == OK_REG)
+			rows[(*n)++] = o.idx;
+	}
+}
+
+void simt_tensor_info(const struct simt_module *mod, const struct simt_insn *in,
+		      struct simt_tensor_info *ti)
+{
+	memset(ti, 0, sizeof *ti);
+	switch (in->sub) {
+	case TS_MMA: {
+		const struct shape *s = &shapes[in->sub2];
+		unsigned nd = frag_regs(s, MAT_C, (int)in->imm);
+
+		ti->kind = TI_MMA;
+		ti->type = in->type;
+		ti->f32_acc = (int)in->imm == ST_F32 || in->type2 == ST_F32;
+		ti->flops = 2.0 * s->m * s->n * s->k;
+		info_rows(mod, in, 0, nd, ti->dst, &ti->ndst, 16);
+		info_rows(mod, in, nd, in->nops, ti->src, &ti->nsrc, 32);
+		break;
+	}
+	case TS_WMMA_LD: case TS_LDMATRIX:
+		ti->kind = TI_LOAD;
+		info_rows(mod, in, 0, in->nops, ti->dst, &ti->ndst, 16);
+		break;
+	case TS_WMMA_ST:
+		ti->kind = TI_STORE;
+		info_rows(mod, in, 0, in->nops, ti->src, &ti->nsrc, 32);
+		break;
+	default:
+		ti->kind = TI_OTHER;
+		if (in->o[0].kind == OK_REG)
+			ti->dst[ti->ndst++] = in->o[0].idx;
+		if (in->o[1].kind == OK_REG)
+			ti->src[ti->nsrc++] = in->o[1].idx;
+		break;
+	}
+}

@@ -189,4 +189,19 @@ static inline void mat_dims(const struct shape *s, int mat, unsigned *rows,
 	*cols = mat == MAT_A ? s->k : s->n;
 }
 
+/* What the time model needs of an OP_TENSOR instruction: an mma's FLOPs
+ * per warp and input type, and the registers it writes and reads (the
+ * operand table decode keeps in the module's constant rows). */
+enum { TI_OTHER, TI_MMA, TI_LOAD, TI_STORE };
+struct simt_tensor_info {
+	int kind;
+	int type;            /* an mma's input type */
+	bool f32_acc;        /* accumulates in f32 */
+	double flops;        /* 2*m*n*k of an mma */
+	uint32_t dst[16], src[32];
+	int ndst, nsrc;
+};
+void simt_tensor_info(const struct simt_module *mod, const struct simt_insn *in,
+		      struct simt_tensor_info *ti);
+
 #endif

@@ -9,6 +9,7 @@
  * synchronisation; it therefore comes before anything the host prints
  * after the launch, and is the same on every run. */
 #include "runtime/runtime.h"
+#include "perf/predict.h"
 #include "check/hazard.h"
 
 #include <stdio.h>
@@ -226,6 +227,29 @@ static void report_unsupported(struct simt_func *fn)
 		  fn->sum_bad ? fn->sum_bad : "it could not be decoded");
 }
 
+/* The time model takes the launch when predictions are on: counters on
+ * (its traces come from them), and warps taking turns often, as a GPU's
+ * do, so that the L1 the tracer models sees them interleaved. */
+static void predict_begin(struct launch_state *L, const struct simt_launch_req *req,
+			  uint32_t dyn)
+{
+	struct pm_launch_desc pd = {
+		.mod = req->mod, .fn = req->fn,
+		.grid = { req->grid.x, req->grid.y, req->grid.z },
+		.block = { req->block.x, req->block.y, req->block.z },
+		.nblocks = L->nblocks, .nthreads = L->nthreads, .nwarps = L->nwarps,
+		.shared_static = req->fn->sum_shared, .shared_dyn = dyn,
+		.device = L->device, .workers = simt_worker_count(),
+	};
+
+	L->pm = simt_predict_begin(&pd);
+	if (!L->pm)
+		return;
+	simt_counters_on = true;
+	if (!L->sched)
+		L->slice = 256;
+}
+
 cudaError_t simt_launch(const struct simt_launch_req *req)
 {
 	struct simt_func *fn = req->fn;
@@ -273,6 +297,8 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	L.coop = req->cooperative;
 	L.sched = simt_hz_schedule();
 	simt_schedule_setup(&L);
+	if (!L.coop)
+		predict_begin(&L, req, dyn);
 	simt_runs_prepare(req->mod);
 	L.lane = simt_stream_lane(req->stream);
 	simt_hz_launch_begin(&L);
@@ -301,6 +327,20 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	}
 	flush_output(&L);
 	simt_mem_untrack(L.kparams);
+	if (L.pm) {
+		struct pm_result pr;
+
+		simt_predict_end(L.pm, &pr);
+		simt_tl_kernel(L.lane, L.device, pr.kernel_us, pr.share);
+	} else if (simt_tl_on()) {
+		static bool said;
+
+		if (!said)
+			simt_warn("predict: cooperative launches are not modelled; %s counts as no time",
+				  simt_demangle(fn->name, name, sizeof name));
+		said = true;
+		simt_tl_kernel(L.lane, L.device, 0, 1);
+	}
 	if (simt_counters_on) {
 		L.total.blocks = L.nblocks;
 		simt_counters_add(fn->name, &L.total, simt_now() - t0, L.device);

@@ -436,6 +436,7 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 		simt_mem_copied(dst, src, count);
 		memmove(simt_mem_host(dst), simt_mem_host(src), count);
 		simt_hz_op_end(lane);
+		simt_tl_copy(lane, dst, src, count, !how->async);
 	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
@@ -529,8 +530,10 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 		memmove(simt_mem_host((char *)dst + r * dpitch),
 			simt_mem_host((const char *)src + r * spitch), width);
 	}
-	if (e == cudaSuccess)
+	if (e == cudaSuccess) {
 		simt_hz_op_end(lane);
+		simt_tl_copy(lane, dst, src, (uint64_t)width * height, !how->async);
+	}
 	simt_unlock();
 	return e == cudaSuccess ? cudaSuccess : fail(e);
 }
@@ -580,6 +583,7 @@ static cudaError_t set1d(void *devPtr, int value, size_t count,
 	memset(simt_mem_host(devPtr), value, count);
 	simt_mem_written(devPtr, count);
 	simt_hz_op_end(lane);
+	simt_tl_set(lane, devPtr, count);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -630,6 +634,7 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 		simt_mem_written((char *)devPtr + r * pitch, width);
 	}
 	simt_hz_op_end(lane);
+	simt_tl_set(lane, devPtr, (uint64_t)width * height);
 	simt_unlock();
 	return cudaSuccess;
 }

@@ -118,6 +118,7 @@ static void init_lock(void)
 	pthread_mutex_init(&api_lock, &a);
 	pthread_mutexattr_destroy(&a);
 	init_devices();
+	simt_tl_adopt_device();
 	simt_counters_init(ndevices);
 	simt_hz_init(ndevices);
 }
@@ -1088,7 +1089,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 	return cudaEventSynchronize(event);
 }
 
-/* Elapsed emulation time between two recorded events. */
+/* Elapsed time between two recorded events: on the modelled timeline
+ * when the time model is on, else emulation time. */
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
 	ENTER();
@@ -1099,7 +1101,13 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 		return fail(cudaErrorInvalidResourceHandle);
 	if (!start->recorded || !end->recorded || start->device != end->device)
 		return fail(cudaErrorInvalidResourceHandle);
-	*ms = (float)((end->t - start->t) * 1000.0);
+	if (simt_tl_on()) {
+		simt_lock();
+		*ms = (float)simt_tl_elapsed_ms(start->order, end->order);
+		simt_unlock();
+	} else {
+		*ms = (float)((end->t - start->t) * 1000.0);
+	}
 	return cudaSuccess;
 }
 

@@ -175,6 +175,26 @@ int simt_occupancy(const struct simt_func *f, int block, size_t dyn);
  * returns (with the same one-time message) (abi.c). */
 cudaError_t simt_kernel_usable(struct simt_kernel *k);
 
+/* ---- the modelled timeline (timeline.c); simt_lock held ---- */
+
+/* Whether operations get modelled times (the time model is on). */
+bool simt_tl_on(void);
+/* With the time model on, the devices simt reports become the GPU it
+ * predicts for (at initialisation). */
+void simt_tl_adopt_device(void);
+/* A kernel of `us` predicted microseconds ran on lane of device, holding
+ * `share` of the GPU's block slots (1: all of them). */
+void simt_tl_kernel(uint32_t lane, int device, double us, double share);
+/* A copy of `bytes` from src to dst ran on lane; sync: a call the host
+ * waits for when it reaches host memory (cudaMemcpy).  A memset. */
+void simt_tl_copy(uint32_t lane, void *dst, const void *src, uint64_t bytes,
+		  bool sync);
+void simt_tl_set(uint32_t lane, void *dst, uint64_t bytes);
+/* Milliseconds between two recorded events' modelled times. */
+struct simt_order_vc;
+double simt_tl_elapsed_ms(const struct simt_order_vc *start,
+			  const struct simt_order_vc *end);
+
 /* ---- graphs and stream capture (graph.c) ---- */
 
 /* Number of capture sequences in progress; every hook below is called
