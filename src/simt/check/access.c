@@ -427,8 +427,9 @@ static void local_access(struct block_ctx *bc, struct hz_block *hb,
 	}
 }
 
-/* wh for the allocation that global address a lies in.  False, with wh
- * emptied, for memory without a shadow. */
+/* wh for the allocation that host pointer a (where simt reaches global
+ * memory, see simt_mem_host) lies in; wh->lo is in the same terms.
+ * False, with wh emptied, for memory without a shadow. */
 static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 {
 	struct alloc_cache *c = &bc->cache;
@@ -436,20 +437,20 @@ static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (a - c->lo[i] < c->size[i]) {
+		if (a - (uint64_t)(uintptr_t)c->host[i] < c->size[i]) {
 			wh->sh = c->shadow[i];
 			wh->init = c->init[i];
-			wh->lo = c->lo[i];
+			wh->lo = (uint64_t)(uintptr_t)c->host[i];
 			wh->size = c->size[i];
 			goto found;
 		}
-	al = simt_mem_find(a, 1);
+	al = simt_mem_find_host((const void *)(uintptr_t)a, 1);
 	if (!al) {
 		wh->sh = NULL;
 	} else {
 		wh->sh = al->shadow;
 		wh->init = al->init;
-		wh->lo = al->base;
+		wh->lo = (uint64_t)(uintptr_t)simt_mem_host((const void *)(uintptr_t)al->base);
 		wh->size = al->size;
 	}
 found:

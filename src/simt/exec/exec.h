@@ -120,9 +120,13 @@ struct barrier {
 
 struct launch_state;
 
+/* The allocations a block's accesses fell in last, most recent first:
+ * the range the program knows ([lo, lo + size)), where simt reaches it
+ * (host: see simt_mem_host), and its hazard records. */
 struct alloc_cache {
 	uint64_t lo[4];
 	uint64_t size[4];
+	uint8_t *host[4];
 	struct hz_word *shadow[4];
 	uint8_t *init[4];
 };
@@ -198,6 +202,9 @@ struct launch_state {
 	/* device heap for malloc in kernels */
 	uint8_t *heap;
 	uint64_t heap_size;
+	/* Kernels may reach the program's own host memory, as on a system
+	 * with HMM or ATS (CUDALAB_SIMT_HMM=1). */
+	bool hmm;
 	/* the bytes of device printf output kept (cudaLimitPrintfFifoSize),
 	 * and the number %gridid reads */
 	size_t printf_fifo;

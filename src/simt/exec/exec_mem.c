@@ -21,19 +21,65 @@ static const char *acc_name(int acc)
 	return acc == ACC_READ ? "read" : acc == ACC_WRITE ? "write" : "atomic";
 }
 
-/* Puts an allocation at the front of the cache (the fast paths check only
- * entry 0), moving entries 0..i-1 down over entry i. */
-static void cache_front(struct alloc_cache *c, int i, uint64_t lo,
-			uint64_t size, struct hz_word *shadow, uint8_t *init)
+/* Puts entry i of the cache at the front (the fast paths check only
+ * entry 0), moving entries 0..i-1 down over it. */
+static void cache_front(struct alloc_cache *c, int i)
 {
+	uint64_t lo = c->lo[i], size = c->size[i];
+	uint8_t *host = c->host[i], *init = c->init[i];
+	struct hz_word *shadow = c->shadow[i];
+
 	memmove(&c->lo[1], &c->lo[0], (size_t)i * sizeof c->lo[0]);
 	memmove(&c->size[1], &c->size[0], (size_t)i * sizeof c->size[0]);
+	memmove(&c->host[1], &c->host[0], (size_t)i * sizeof c->host[0]);
 	memmove(&c->shadow[1], &c->shadow[0], (size_t)i * sizeof c->shadow[0]);
 	memmove(&c->init[1], &c->init[0], (size_t)i * sizeof c->init[0]);
 	c->lo[0] = lo;
 	c->size[0] = size;
+	c->host[0] = host;
 	c->shadow[0] = shadow;
 	c->init[0] = init;
+}
+
+/* Puts [lo, lo + size), which simt reaches at host, in the cache in
+ * place of its last entry, at the front; returns host. */
+static uint8_t *cache_enter(struct alloc_cache *c, uint64_t lo, uint64_t size,
+			    uint8_t *host, struct hz_word *shadow, uint8_t *init)
+{
+	c->lo[3] = lo;
+	c->size[3] = size;
+	c->host[3] = host;
+	c->shadow[3] = shadow;
+	c->init[3] = init;
+	cache_front(c, 3);
+	return host;
+}
+
+/* Under CUDALAB_SIMT_HMM, an access of the program's own host memory,
+ * which kernels reach on a system with HMM or ATS: true with *p set to
+ * the host pointer (NULL after reporting a write to read-only memory), or
+ * false when a is not host memory.  Memory that may be written enters the
+ * cache, without hazard records, up to the next allocation. */
+static bool host_memory(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in, uint64_t a,
+			uint32_t n, int acc, const char *what, uint8_t **p)
+{
+	uint64_t lo, hi;
+	bool rw;
+
+	if (!simt_mem_host_range(a, n, &lo, &hi, &rw))
+		return false;
+	*p = (uint8_t *)(uintptr_t)a;
+	if (rw)
+		cache_enter(&bc->cache, lo, hi - lo, (uint8_t *)(uintptr_t)lo,
+			    NULL, NULL);
+	else if (acc != ACC_READ) {
+		simt_fault(bc, w, (int)lane, in, cudaErrorIllegalAddress,
+			   "invalid %s of %u bytes at address 0x%llx, which is "
+			   "read-only host memory", what, n, (unsigned long long)a);
+		*p = NULL;
+	}
+	return true;
 }
 
 /* Host pointer for n bytes at global address a, or NULL after a fault. */
@@ -44,28 +90,32 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 	struct alloc_cache *c = &bc->cache;
 	const struct simt_alloc *al;
 	struct simt_buf msg = {0};
+	uint8_t *p;
 	int i;
 
 	for (i = 0; i < 4; i++) {
 		if (a - c->lo[i] < c->size[i] && c->size[i] - (a - c->lo[i]) >= n) {
 			if (i)
-				cache_front(c, i, c->lo[i], c->size[i], c->shadow[i],
-					    c->init[i]);
-			return (uint8_t *)(uintptr_t)a;
+				cache_front(c, i);
+			return c->host[0] + (a - c->lo[0]);
 		}
 	}
 	/* Whether this device may reach the allocation is checked here, as
-	 * it enters the cache, so hits cost nothing more. */
+	 * it enters the cache, so hits cost nothing more; so is where simt
+	 * reaches it. */
 	al = simt_mem_find(a, n);
 	if (al && simt_mem_reachable(al, bc->L->device)) {
 		if (bc->L->hz)
 			simt_mem_touch(al, bc->L->hz_base);
-		cache_front(c, 3, al->base, al->size, al->shadow, al->init);
-		return (uint8_t *)(uintptr_t)a;
+		return cache_enter(c, al->base, al->size,
+				   simt_mem_host((const void *)(uintptr_t)al->base),
+				   al->shadow, al->init) + (a - al->base);
 	}
 	char what[32];
 
 	snprintf(what, sizeof what, "global %s", acc_name(acc));
+	if (!al && bc->L->hmm && host_memory(bc, w, lane, in, a, n, acc, what, &p))
+		return p;
 	if (al)
 		simt_mem_describe_peer(&msg, al, n, what, bc->L->device);
 	else
@@ -307,15 +357,14 @@ static inline void fast_window(struct block_ctx *bc, int space, uint64_t a,
 		if (a - c->lo[0] >= c->size[0]) {
 			for (int i = 1; i < 4; i++) {
 				if (a - c->lo[i] < c->size[i]) {
-					cache_front(c, i, c->lo[i], c->size[i],
-						    c->shadow[i], c->init[i]);
+					cache_front(c, i);
 					break;
 				}
 			}
 		}
 		*lo = bc->cache.lo[0];
 		*size = bc->cache.size[0];
-		*base = (uint8_t *)(uintptr_t)*lo;
+		*base = bc->cache.host[0];
 	}
 }
 

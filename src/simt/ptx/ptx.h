@@ -339,6 +339,7 @@ struct simt_var {
 	uint64_t shared_off; /* .shared: its offset in a block's window */
 	uint8_t *data;     /* storage of .global/.const variables */
 	void *alloc;       /* the allocation data lies in (aligned within it) */
+	size_t alloc_size; /* its size when it lies in the arena, else 0 */
 	uint8_t *init;     /* initial bytes (size) or NULL */
 	bool managed;
 };

@@ -3,6 +3,7 @@
  * statements of a body, .version and .target, and simt_ptx_load, which
  * reads a whole module (simt_module_free undoes it). */
 #include "ptx/ptx_int.h"
+#include "mem/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -521,7 +522,10 @@ void simt_module_free(struct simt_module *mod)
 	for (i = 0; i < mod->nvars; i++) {
 		struct simt_var *v = &mod->vars[i];
 
-		free(v->alloc);
+		if (v->alloc_size)
+			simt_arena_unmap(v->alloc, v->alloc_size);
+		else
+			free(v->alloc);
 		free(v->init);
 		free(v->name);
 	}

@@ -91,13 +91,16 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const voi
 
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
 {
-	return cudaMallocAsync(devPtr, size, pt(stream));
+	/* the program's call is this one */
+	return simt_mem_made(cudaMallocAsync(devPtr, size, pt(stream)), devPtr,
+			     "cudaMallocAsync", SIMT_CALLER);
 }
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
 					 cudaMemPool_t pool, cudaStream_t stream)
 {
-	return cudaMallocFromPoolAsync(ptr, size, pool, pt(stream));
+	return simt_mem_made(cudaMallocFromPoolAsync(ptr, size, pool, pt(stream)),
+			     ptr, "cudaMallocFromPoolAsync", SIMT_CALLER);
 }
 
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned flags, cudaStream_t stream)

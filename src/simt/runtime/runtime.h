@@ -19,6 +19,14 @@
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
+/* After an allocation call `api` that returned e with the allocation in
+ * *ptr (memapi.c): records the call and `site`, its return address into
+ * the program (SIMT_CALLER, taken in the function the program called),
+ * for the report of host code touching the memory (mem/guard.c).
+ * Returns e. */
+cudaError_t simt_mem_made(cudaError_t e, void *const *ptr, const char *api,
+			  const void *site);
+#define SIMT_CALLER __builtin_return_address(0)
 /* Marks allocation p as one of pool's (mempool.c). */
 void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool);
 /* Puts size bytes at p (mapped by the caller) in the table as device
@@ -27,6 +35,10 @@ void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool);
 bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g);
 /* graph_mem.c: the allocation of g was freed (by any call). */
 void simt_gmem_unmapped(struct simt_gmem *g);
+/* Records the call that made graph allocation dptr and its return
+ * address, given to the allocation each time it is made
+ * (simt_mem_origin); nothing when dptr is none.  simt_lock held. */
+void simt_graph_mem_origin(const void *dptr, const char *api, const void *site);
 
 /* ---- memory pools (mempool.c); simt_lock held unless said ---- */
 

@@ -514,6 +514,7 @@ static cudaError_t resource_of(struct texobj *t,
 		t->pitch = a->pitch;
 		t->slice = a->slice;
 		t->span = a->slice * a->d * a->layers;
+		t->host = simt_mem_host(t->base);
 		return cudaSuccess;
 	case cudaResourceTypeLinear:
 		if (!format_of(&r->res.linear.desc, &t->fmt))
@@ -546,6 +547,7 @@ static cudaError_t resource_of(struct texobj *t,
 	if (!t->w || !t->base ||
 	    !simt_mem_find((uint64_t)(uintptr_t)t->base, t->span))
 		return cudaErrorInvalidValue;
+	t->host = simt_mem_host(t->base);
 	return cudaSuccess;
 }
 
