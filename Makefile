@@ -8,6 +8,10 @@
 #   make install    PREFIX=/usr/local DESTDIR= : binary, content, lab.h and lab/,
 #                   man page, docs/ and bash and zsh completion
 #   make fuzz       FUZZ_SECONDS=20 : every libFuzzer target for that long (clang)
+#   make mutate     plant each bug of tests/mutate/mutants.txt, run the suite
+#                   that should catch it, report the survivors (MUTATE_JOBS=2)
+#   make coverage   line and branch coverage per room, and the PTX that no
+#                   conformance program runs (a --coverage build in build/coverage)
 #
 # Options: SANITIZE=address,undefined  WERROR=1  CFLAGS=... (yours, kept
 # apart from the flags cudalab needs).  Missing packages are installed (as
@@ -93,7 +97,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test check-layers fuzz test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test check-layers fuzz mutate coverage coverage-build test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -245,6 +249,24 @@ $(FUZZ_SIMT_TARGETS:%=$(FUZZ_DIR)/fuzz_%): $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	@FUZZ_DIR='$(FUZZ_DIR)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 		sh tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+# Mutation testing (build-aux/mutate.sh): each mutant of the list planted
+# in a copy of the tree and this build, its suite run.  MUTANTS="id ..."
+# picks some, MUTATE_JOBS copies work at once, MUTATE_LIST=1 only checks
+# the list.  Exit 1 below MUTATE_MIN percent killed (default 90).
+mutate: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(SIMT_UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
+	@BUILD='$(BUILD)' NVCC='$(NVCC)' sh build-aux/mutate.sh
+
+# Coverage (build-aux/coverage.sh): the tree built with --coverage (at
+# -O1, so that lines stay lines) in $(BUILD)/coverage, the suites run
+# there, gcov summed per room.  COVERAGE_SUITES="unit simt ..." picks some.
+COVERAGE_DIR := $(BUILD)/coverage
+coverage:
+	@$(MAKE) -s BUILD='$(COVERAGE_DIR)' CFLAGS='-O1 -g --coverage' LDFLAGS='--coverage' \
+		coverage-build
+	@BUILD='$(BUILD)' COVERAGE_DIR='$(COVERAGE_DIR)' NVCC='$(NVCC)' sh build-aux/coverage.sh
+
+coverage-build: $(BIN) $(SIMT_LIB) $(UNIT_BIN) $(SIMT_UNIT_BIN) $(REGRESS_BINS) $(INSIGHT_TOOL)
 
 # Benchmarks print each figure beside its reference; they are not tests.
 bench: $(BIN)

@@ -3,7 +3,8 @@
 # missing Debian packages when run as root, and writes the probed compiler
 # and linker flags to OUT (a makefile fragment).  Without root it prints the
 # one command to run and exits 1.  nvcc is optional: without it everything
-# but building CUDA programs works, and this script says so.
+# but building CUDA programs works, and this script says so; so is gcov,
+# which only make coverage uses.
 set -u
 out=${1:?usage: deps.sh OUT}
 
@@ -62,6 +63,10 @@ elif [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/nvcc" ]; then
 	nvcc=$CUDA_HOME/bin/nvcc
 elif [ -x /usr/local/cuda/bin/nvcc ]; then
 	nvcc=/usr/local/cuda/bin/nvcc
+fi
+# gcov (it comes with gcc) is for make coverage only: named, never demanded.
+if ! command -v gcov >/dev/null 2>&1; then
+	echo "deps: gcov not found: make coverage needs it (it comes with gcc)" >&2
 fi
 if [ -z "$nvcc" ]; then
 	echo "deps: nvcc not found (PATH, \$CUDA_HOME, /usr/local/cuda): lessons, reading and" >&2

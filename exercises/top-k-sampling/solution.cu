@@ -79,10 +79,20 @@ __device__ void radix_select(Shared& sh, const float* __restrict__ z, int vocab,
         __syncthreads(); // also publishes prefix and need
         const uint32_t prefix = sh.prefix;
         const uint32_t high = shift == 24 ? 0u : ~0u << (shift + 8);
-        for (int i = tid; i < vocab; i += kThreads) {
-            uint32_t key = key_of(__ldg(z + i));
-            if ((key & high) == prefix)
-                atomicAdd(&sh.hist[(key >> shift) & 0xffu], 1u);
+        // One atomic per digit a warp holds: in the first passes most keys
+        // share their digit (sign and exponent bits), and lanes adding to
+        // one address one by one would wait for each other.
+        for (int base = 0; base < vocab; base += kThreads) {
+            const int i = base + tid;
+            unsigned digit = 256u; // none
+            if (i < vocab) {
+                uint32_t key = key_of(__ldg(z + i));
+                if ((key & high) == prefix)
+                    digit = (key >> shift) & 0xffu;
+            }
+            const unsigned same = __match_any_sync(kFull, digit);
+            if (digit < 256u && lane == __ffs(same) - 1)
+                atomicAdd(&sh.hist[digit], (unsigned)__popc(same));
         }
         __syncthreads();
         if (tid < 32) {

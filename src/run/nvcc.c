@@ -79,6 +79,9 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 	if (n->backend == BACKEND_SIMT) {
 		push(&a, xstrdup("--no-compress"));
 		push(&a, xstrdup("-lineinfo"));
+		/* host code's lines, for simt's report of host code that
+		 * touches device memory */
+		push(&a, xstrdup("-g"));
 		push(&a, xstrdup("-cudart"));
 		push(&a, xstrdup("none"));
 		push(&a, xstrdup("-arch=" SIMT_ARCH));

@@ -195,8 +195,12 @@ verdict() {
 #     case: NAME       the first case that must fail (the result's mismatch)
 # anywhere in the file, after a comment marker, say what catching it means;
 # "expect: hazard" instead wants simt to report a hazard (a race between
-# streams, say), whatever the values, and names no case.  They run on simt
-# only, where a run is the same on every machine.
+# streams, say), whatever the values, and names no case.  A program that
+# must die of a signal (which the runner reports as a runtime_error) says
+#     expect: runtime_error
+#     signal: SIGSEGV  (the signal's name, as kill -l gives it)
+#     stderr: TEXT     a text its stderr must hold (one line each)
+# They run on simt only, where a run is the same on every machine.
 
 # wrong_solutions EX DIR: builds and runs EX's wrong solutions against the
 # harness object built for it.
@@ -206,6 +210,8 @@ wrong_solutions() {
 		name=$1/$(basename "$w")
 		want_st=$(sed -n 's/^[#/ ]*expect: *//p' "$w" | head -n 1)
 		want_case=$(sed -n 's/^[#/ ]*case: *//p' "$w" | head -n 1)
+		want_sig=$(sed -n 's/^[#/ ]*signal: *SIG//p' "$w" | head -n 1)
+		want_err=$(sed -n 's/^[#/ ]*stderr: *//p' "$w")
 		src=$w
 		case $w in
 		*.sed)
@@ -218,7 +224,7 @@ wrong_solutions() {
 			;;
 		esac
 		# shellcheck disable=SC2086
-		if ! "$NVCC" -std=c++17 -O2 --no-compress -arch=compute_80 -code=compute_80 \
+		if ! "$NVCC" -std=c++17 -O2 -g --no-compress -arch=compute_80 -code=compute_80 \
 			-Iinclude -c "$src" -o "$TMP/wrong.o" >"$TMP/log" 2>&1 ||
 			! "$NVCC" -cudart none $SIMT_LINK "$TMP/$1-harness.o" "$TMP/wrong.o" \
 				-L"$BUILD" -lcudalab-simt -lpthread -lm -o "$TMP/wrong-simt" \
@@ -231,6 +237,21 @@ wrong_solutions() {
 		if [ "$want_st" = hazard ]; then
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
 				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
+			fi
+			continue
+		fi
+		if [ -n "$want_sig" ]; then
+			# killed by that signal (the shell's status 128 + its number)
+			lacks=$(printf '%s\n' "$want_err" | while IFS= read -r t; do
+				[ -z "$t" ] || grep -qF -- "$t" "$TMP/wrong.stderr" || echo "$t"
+			done)
+			got_sig=
+			[ "$rc" -le 128 ] || got_sig=$(kill -l $((rc - 128)))
+			if [ "$got_sig" = "$want_sig" ] && [ -z "$lacks" ]; then
+				ok
+			else
+				bad "$name (simt)" "exit $rc, want death by SIG$want_sig and stderr with: $lacks"
+				head -c 2000 "$TMP/wrong.stderr"
 			fi
 			continue
 		fi
@@ -293,7 +314,9 @@ for dir in exercises/*/; do
 	fi
 	built=1
 	for f in harness solution kernel; do
-		if ! "$NVCC" -std=c++17 -O2 --no-compress -lineinfo -arch=compute_80 \
+		# -g as the runner builds for simt, whose report of host code
+		# touching device memory names its lines
+		if ! "$NVCC" -std=c++17 -O2 -g --no-compress -lineinfo -arch=compute_80 \
 			-code=compute_80 -Iinclude -c "$dir/$f.cu" -o "$TMP/$ex-$f.o" \
 			>"$TMP/log" 2>&1; then
 			cat "$TMP/log"

@@ -69,6 +69,9 @@ static void compare(const char *what, const std::vector<double> &want,
 }
 
 static cublasOperation_t op(bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }
+// The conjugate transpose, which for real matrices is the transpose: the
+// DGEMMs ask for it where the others ask for CUBLAS_OP_T.
+static cublasOperation_t op_c(bool t) { return t ? CUBLAS_OP_C : CUBLAS_OP_N; }
 
 // One GEMM through the entry point `which` with element type T (A, B and
 // C alike); tolerance rel per unit of sum |terms|.
@@ -95,7 +98,7 @@ static int one(cublasHandle_t h, Which which, bool ta, bool tb, long m, long n,
         st = cublasSgemm(h, op(ta), op(tb), m, n, k, (const float *)&al, (const float *)da, lda,
                          (const float *)db, ldb, (const float *)&be, (float *)dc, ldc);
     else if (which == DGEMM)
-        st = cublasDgemm(h, op(ta), op(tb), m, n, k, (const double *)&al, (const double *)da, lda,
+        st = cublasDgemm(h, op_c(ta), op_c(tb), m, n, k, (const double *)&al, (const double *)da, lda,
                          (const double *)db, ldb, (const double *)&be, (double *)dc, ldc);
     else
         st = cublasHgemm(h, op(ta), op(tb), m, n, k, (const __half *)&al, (const __half *)da, lda,

@@ -1,7 +1,9 @@
-// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:10 with member mask 0xffffffff: lanes 16-31 of warp 0
-// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:10 ... reads lane 16, which has exited
+// expect-hazard: barrier: __shfl_sync() at hz_b_shfl_divergent.cu:12 ... reads lane 16, which has exited
 //
-// A shuffle naming all 32 lanes inside a branch that only 16 take.
+// A shuffle naming all 32 lanes inside a branch that only 16 take.  The
+// other 16 exit without it, which CUDA allows (only non-exited lanes must
+// take part), but lanes 8-15 read the values of lanes 16-23, which are
+// undefined.
 __global__ void sum16(const int *in, int *out)
 {
     int lane = threadIdx.x, v = in[lane];

@@ -2,7 +2,8 @@
 // NCCL collectives over four devices driven from one thread (ncclCommInitAll,
 // one group per collective over the four communicators, as nccl-tests -g 4
 // does): AllReduce with every data type and every reduction (sum, prod,
-// max, min, avg, PreMulSum with a host and a device scalar); Reduce,
+// max, min, avg, PreMulSum with a host and a device scalar), and max and
+// min of unsigned bytes above 127; Reduce,
 // ReduceScatter, AllGather, Broadcast, AlltoAll, Gather and Scatter; the
 // in-place forms of AllReduce, AllGather, ReduceScatter and Bcast; a
 // kernel reading an NCCL result; and non-blocking communicators set up
@@ -150,6 +151,43 @@ static int all_reduce(ncclDataType_t t, const char *tn, int op, bool in_place)
             NCCLCHECK(ncclRedOpDestroy(ops[r], comms[r]));
         if (dscalar[r])
             CHECK(cudaFree(dscalar[r]));
+    }
+    return 0;
+}
+
+// Max and min of unsigned bytes above 127, which a reduction comparing
+// them as signed bytes would take for negative: rank r's element i is
+// (37 i + 64 r) mod 256, folded on the host as unsigned.
+static int bytes_above_127()
+{
+    unsigned char h[COUNT];
+    for (int r = 0; r < N; r++) {
+        for (int i = 0; i < COUNT; i++)
+            h[i] = (unsigned char)((37 * i + 64 * r) % 256);
+        CHECK(cudaSetDevice(r));
+        CHECK(cudaMemcpy(sendb[r], h, COUNT, cudaMemcpyHostToDevice));
+    }
+    const ncclRedOp_t ops[2] = {ncclMax, ncclMin};
+    for (int k = 0; k < 2; k++) {
+        NCCLCHECK(ncclGroupStart());
+        for (int r = 0; r < N; r++) {
+            CHECK(cudaSetDevice(r));
+            NCCLCHECK(ncclAllReduce(sendb[r], recvb[r], COUNT, ncclUint8, ops[k], comms[r],
+                                    streams[r]));
+        }
+        NCCLCHECK(ncclGroupEnd());
+        if (sync_all())
+            return 1;
+        CHECK(cudaMemcpy(h, recvb[1], COUNT, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < COUNT; i++) {
+            int want = k ? 255 : 0;
+            for (int r = 0; r < N; r++) {
+                int x = (37 * i + 64 * r) % 256;
+                want = k ? (x < want ? x : want) : (x > want ? x : want);
+            }
+            expect_eq(k ? "allreduce uint8 min above 127" : "allreduce uint8 max above 127",
+                      (long)i, want, (int)h[i]);
+        }
     }
     return 0;
 }
@@ -313,6 +351,9 @@ int main()
         if (others(all_types[k], type_names[k]))
             return 1;
     }
+
+    if (bytes_above_127())
+        return 1;
 
     // a kernel on device 2 reads what AllReduce wrote there
     if (fill(ncclFloat32, false, COUNT)) return 1;

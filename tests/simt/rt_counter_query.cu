@@ -3,11 +3,10 @@
 // first call turns counting on and reads 0, later calls read totals over
 // every kernel since, and an unknown name is refused.  The symbol is
 // declared weak, so on a GPU it is null and the program says it skipped.
-#include <cstdio>
 #include <cstring>
 
-extern "C" int cudalab_simt_counter(const char *name, unsigned long long *value)
-	__attribute__((weak));
+#include "check.h"
+#include "counter.h"
 
 enum { N = 4096, THREADS = 256 };
 
@@ -30,18 +29,6 @@ __global__ void banks(float *out)
 	s[t * 32] = (float)t; // every lane of a warp in bank 0
 	__syncthreads();
 	out[blockIdx.x * blockDim.x + t] = s[t * 32];
-}
-
-static int failures;
-
-static unsigned long long counter(const char *name)
-{
-	unsigned long long v = ~0ull;
-	if (cudalab_simt_counter(name, &v) != 0) {
-		fprintf(stderr, "FAIL cudalab_simt_counter(\"%s\") refused\n", name);
-		failures++;
-	}
-	return v;
 }
 
 static void want(const char *what, unsigned long long got, unsigned long long v)

@@ -6,7 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <unistd.h>
+
+#include "rerun.h"
 
 enum { N = 4096, THREADS = 256 };
 
@@ -98,25 +99,9 @@ int main(int argc, char **argv)
 		printf("skip rt_counters: counters exist only on simt\n");
 		return 0;
 	}
-	const char *path = "/tmp/cudalab-rt-counters.json";
-	std::string cmd = std::string("CUDALAB_SIMT_COUNTERS=") + path + " " +
-			  argv[0] + " child";
-	unlink(path);
-	if (system(cmd.c_str()) != 0) {
-		fprintf(stderr, "FAIL the child run failed\n");
+	if (!rerun_child(argv[0], "CUDALAB_SIMT_COUNTERS",
+			 "/tmp/cudalab-rt-counters.json", false, &json))
 		return 1;
-	}
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		fprintf(stderr, "FAIL no counters file\n");
-		return 1;
-	}
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		json.append(buf, n);
-	fclose(f);
-	unlink(path);
 	if (json.compare(0, 22, "{\"schema\":1,\"kernels\":") != 0) {
 		fprintf(stderr, "FAIL bad header: %.40s\n", json.c_str());
 		return 1;
@@ -135,7 +120,16 @@ int main(int argc, char **argv)
 	want("banks(", "shared_bank_conflicts", warps * 2);
 	want("banks(", "shared_store_requests", 2 * warps);
 	want("banks(", "barriers", 2 * warps);
+	want("copy(", "global_load_bytes", 2 * N * 4);
+	want("copy(", "global_store_bytes", 2 * N * 4);
 	want("counting(", "atomics", N);
+	/* every lane of a warp adds to one word: 31 conflicts a warp */
+	want("counting(", "global_atomics", N);
+	want("counting(", "shared_atomics", 0);
+	want("counting(", "global_atomic_conflicts", warps * 31);
+	want("counting(", "shared_atomic_conflicts", 0);
+	want("counting(", "global_load_bytes", N * 4);
+	want("counting(", "global_store_bytes", N * 4);
 	want("counting(", "flops_f32", 2 * N);
 	double ti = field("copy(", "thread_instructions");
 	double wi = field("copy(", "warp_instructions");
@@ -143,6 +137,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "FAIL copy: %g thread vs %g warp instructions\n", ti, wi);
 		failures++;
 	}
+	/* copy's two launches run the same grid: its longest launch is half
+	 * of its warp instructions */
+	want("copy(", "max_launch_warp_instructions", wi / 2);
 	if (json.find("\"total\":{\"launches\":6,") == std::string::npos) {
 		fprintf(stderr, "FAIL total launches\n");
 		failures++;

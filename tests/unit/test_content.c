@@ -289,26 +289,59 @@ Test(content, duplicate_ids)
 	catalog_free(c);
 }
 
+/* Every required field of an exercise, a lesson and a reading item is
+ * missing somewhere in the fixture: each must be named, at the mapping
+ * that lacks it (line and column counted in the fixture files). */
 Test(content, missing_fields_and_wrong_types)
 {
+	static const char *const exercise_fields[] = {
+		"id", "title", "lesson", "order", "difficulty", "hints",
+	};
+	static const char *const lesson_fields[] = { "id", "title", "section", "order" };
+	static const char *const item_fields[] = { "id", "title", "kind", "note" };
 	struct catalog *c = load_fixture("missing-fields");
+	char what[64];
+	size_t i, k = 0;
 
-	expect_n_diags(c, 7);
-	expect_diag(c, 0, "exercises/no-hints/exercise.md", 2, 1,
+	expect_n_diags(c, 23);
+	/* exercises/bare has only the optional "gpus" */
+	for (i = 0; i < 6; i++) {
+		snprintf(what, sizeof what, "exercise is missing required field \"%s\"",
+			 exercise_fields[i]);
+		expect_diag(c, k++, "exercises/bare/exercise.md", 2, 1, what);
+	}
+	expect_diag(c, k++, "exercises/no-difficulty/exercise.md", 2, 1,
+		    "exercise is missing required field \"difficulty\"");
+	expect_diag(c, k++, "exercises/no-hints/exercise.md", 2, 1,
 		    "exercise is missing required field \"hints\"");
-	expect_diag(c, 1, "exercises/no-hints/exercise.md", 6, 13,
+	expect_diag(c, k++, "exercises/no-hints/exercise.md", 6, 13,
 		    "\"difficulty\" must be 1 to 5, got 9");
-	expect_diag(c, 2, "lessons/20-nominutes.md", 2, 1,
+	/* the lower bound too */
+	expect_diag(c, k++, "exercises/zero-difficulty/exercise.md", 6, 13,
+		    "\"difficulty\" must be 1 to 5, got 0");
+	expect_diag(c, k++, "lessons/20-nominutes.md", 2, 1,
 		    "lesson is missing required field \"minutes\"");
-	expect_diag(c, 3, "lessons/30-types.md", 3, 8,
+	expect_diag(c, k++, "lessons/30-types.md", 3, 8,
 		    "\"title\" must be a string, got a sequence");
-	expect_diag(c, 4, "lessons/30-types.md", 5, 8,
+	expect_diag(c, k++, "lessons/30-types.md", 5, 8,
 		    "\"order\" must be an integer, got \"ten\"");
-	expect_diag(c, 5, "lessons/40-item.md", 7, 1, "unknown key \"titel\"");
-	expect_diag(c, 6, "lessons/40-item.md", 9, 5,
+	expect_diag(c, k++, "lessons/40-item.md", 7, 1, "unknown key \"titel\"");
+	expect_diag(c, k++, "lessons/40-item.md", 9, 5,
 		    "reading item is missing required field \"note\"");
+	/* the last item has only a url */
+	for (i = 0; i < 4; i++) {
+		snprintf(what, sizeof what, "reading item is missing required field \"%s\"",
+			 item_fields[i]);
+		expect_diag(c, k++, "lessons/40-item.md", 16, 5, what);
+	}
+	/* lessons/50-bare.md has only its minutes */
+	for (i = 0; i < 4; i++) {
+		snprintf(what, sizeof what, "lesson is missing required field \"%s\"",
+			 lesson_fields[i]);
+		expect_diag(c, k++, "lessons/50-bare.md", 2, 1, what);
+	}
 
-	/* the unknown key and the broken item leave the lesson in place */
+	/* the unknown key and the broken items leave the lesson in place */
 	cr_assert_eq(c->n_lessons, 2);
 	cr_expect_str_eq(c->lessons[0].id, "ok-lesson");
 	cr_expect_str_eq(c->lessons[1].id, "item-lesson");
@@ -317,6 +350,9 @@ Test(content, missing_fields_and_wrong_types)
 	cr_expect_eq(c->lessons[1].reading[0].kind, KIND_CODE);
 	cr_expect_null(catalog_lesson(c, "no-minutes"));
 	cr_expect_null(catalog_lesson(c, "types"));
+	/* an exercise without its difficulty is left out like any other */
+	cr_expect_null(catalog_exercise(c, "no-difficulty"));
+	cr_expect_null(catalog_exercise(c, "zero-difficulty"));
 	cr_expect_eq(c->n_exercises, 0);
 	catalog_free(c);
 }

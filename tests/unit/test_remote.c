@@ -88,6 +88,34 @@ Test(remote, bad_requests_are_refused_with_a_reason)
 	}
 }
 
+/* One file may hold at most 4 MiB, even where the whole request is
+ * within its own cap of 16 MiB and every byte of the file is there. */
+Test(remote, a_file_over_four_mib_is_refused)
+{
+	static const char head[] = "cudalab-remote 1\nmode check\nexercise a\nseed -1\n"
+				   "timeout 0\nfile source/k.cu 4194305\n";
+	size_t size = (4u << 20) + 1, n = sizeof head - 1;
+	char *text = malloc(n + size + 5), *error = NULL;
+	struct run_remote_request rq;
+
+	cr_assert_not_null(text);
+	memcpy(text, head, n);
+	memset(text + n, 'x', size);
+	memcpy(text + n + size, "\nend\n", 5);
+	cr_expect_eq(run_remote_request_parse(text, n + size + 5, &rq, &error), -1,
+		     "a file of 4 MiB and a byte was taken");
+	cr_expect(error && strstr(error, "4194305 bytes is too large"), "%s",
+		  error ? error : "(none)");
+	free(error);
+	/* a byte less is taken */
+	memcpy(text + n - 8, "4194304\n", 8);
+	memcpy(text + n + size - 1, "\nend\n", 5);
+	cr_expect_eq(run_remote_request_parse(text, n + size + 4, &rq, &error), 0, "%s",
+		     error ? error : "");
+	run_remote_request_free(&rq);
+	free(text);
+}
+
 /* An exercise needing several devices sends "gpus N"; one needing one
  * sends nothing (requests read as before), and the far side reads 1. */
 Test(remote, request_carries_the_gpus_an_exercise_needs)

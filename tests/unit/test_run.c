@@ -95,7 +95,7 @@ Test(run, nvcc_argv_simt_links_the_library_last)
 	struct run_nvcc n = { .nvcc = "nvcc", .backend = BACKEND_SIMT,
 			      .simt_lib = "/opt/cl/libcudalab-simt.a", .sources = src,
 			      .n_sources = 2, .output = "p" };
-	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-cudart", "none",
+	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-g", "-cudart", "none",
 			       "-arch=compute_80", "-code=compute_80", "-o", "p", "a.cu", "b.c",
 			       "-L/opt/cl", "-lcudalab-simt", "-lpthread", "-lm", NULL };
 	char **argv = run_nvcc_argv(&n);
@@ -109,7 +109,7 @@ Test(run, nvcc_argv_simt_library_with_another_name_goes_by_path)
 	const char *src[] = { "a.cu" };
 	struct run_nvcc n = { .nvcc = "nvcc", .backend = BACKEND_SIMT, .simt_lib = "/t/fake.a",
 			      .sources = src, .n_sources = 1, .output = "p" };
-	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-cudart", "none",
+	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-g", "-cudart", "none",
 			       "-arch=compute_80", "-code=compute_80", "-o", "p", "a.cu",
 			       "/t/fake.a", "-lpthread", "-lm", NULL };
 	char **argv = run_nvcc_argv(&n);
@@ -124,7 +124,7 @@ Test(run, nvcc_argv_compile_only_links_nothing)
 	struct run_nvcc n = { .nvcc = "nvcc", .backend = BACKEND_SIMT,
 			      .simt_lib = "/l/libcudalab-simt.a", .sources = src, .n_sources = 1,
 			      .output = "/b/harness.o", .compile_only = 1 };
-	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-cudart", "none",
+	const char *want[] = { "nvcc", "--no-compress", "-lineinfo", "-g", "-cudart", "none",
 			       "-arch=compute_80", "-code=compute_80", "-c", "-o", "/b/harness.o",
 			       "/b/harness.cu", NULL };
 	char **argv = run_nvcc_argv(&n);
@@ -605,7 +605,7 @@ Test(run, nvcc_argv_gpu_links_the_libraries_the_sources_need)
 	/* simt has both in its own library */
 	n.backend = BACKEND_SIMT;
 	n.simt_lib = "/l/libcudalab-simt.a";
-	const char *want_simt[] = { "nvcc", "--no-compress", "-lineinfo", "-cudart", "none",
+	const char *want_simt[] = { "nvcc", "--no-compress", "-lineinfo", "-g", "-cudart", "none",
 				    "-arch=compute_80", "-code=compute_80", "-o", "p", "mm.cu",
 				    "-L/l", "-lcudalab-simt", "-lpthread", "-lm", NULL };
 	argv = run_nvcc_argv(&n);

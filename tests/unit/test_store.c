@@ -1468,6 +1468,7 @@ Test(store, predicted_time_is_kept_apart_from_the_measured_one)
 	struct exercise_state es;
 	struct attempt a = { 0 }, *list;
 	sqlite3 *raw;
+	char *db;
 	size_t n;
 
 	a.exercise = "e";
@@ -1493,7 +1494,9 @@ Test(store, predicted_time_is_kept_apart_from_the_measured_one)
 	store_close(st);
 
 	/* back to version 4 by hand: the columns go, the rows stay */
-	raw = raw_open(tpath("home/progress.db"));
+	db = tpath("home/progress.db");
+	raw = raw_open(db);
+	free(db);
 	cr_assert_eq(sqlite3_exec(raw, "ALTER TABLE attempt DROP COLUMN predicted_device;"
 				  "ALTER TABLE attempt DROP COLUMN predicted_ms;"
 				  "PRAGMA user_version = 4;", NULL, NULL, NULL), SQLITE_OK,
@@ -1507,4 +1510,5 @@ Test(store, predicted_time_is_kept_apart_from_the_measured_one)
 	cr_expect_null(list[0].predicted_device);
 	store_attempts_free(list, n);
 	store_close(st);
+	free(home);
 }

@@ -299,11 +299,40 @@ static char *nested(struct dm *d, bool top, bool *templ)
 	return prefix ? prefix : keep(d, simt_xstrdup(""));
 }
 
+static char *encoding(struct dm *d);
+static char *parse_name(struct dm *d, bool top, bool *templ);
+
+/* A local name, after its 'Z': the function's encoding, 'E', the entity
+ * and an optional discriminator ("f(int)::tile"). */
+static char *local_name(struct dm *d, bool *templ)
+{
+	char *f = encoding(d);
+
+	if (*d->p != 'E') {
+		d->fail = true;
+		return f;
+	}
+	d->p++;
+	f = cat(d, f, "::", parse_name(d, false, templ));
+	if (*d->p == '_') {
+		d->p += d->p[1] == '_' ? 2 : 1;
+		while (isdigit((unsigned char)*d->p))
+			d->p++;
+		if (*d->p == '_')
+			d->p++;
+	}
+	return f;
+}
+
 static char *parse_name(struct dm *d, bool top, bool *templ)
 {
 	char *n;
 
 	*templ = false;
+	if (*d->p == 'Z') {
+		d->p++;
+		return local_name(d, templ);
+	}
 	if (*d->p == 'N')
 		return nested(d, top, templ);
 	if (*d->p == 'S' && d->p[1] == 't') {
@@ -456,9 +485,12 @@ static char *encoding(struct dm *d)
 	int n = 0;
 
 	name = parse_name(d, true, &templ);
+	if (!*d->p)
+		return name;    /* a variable's name: no parameters follow */
 	if (templ)
 		parse_type(d);
-	while (*d->p && !d->fail) {
+	/* a local name's function ends at its 'E' */
+	while (*d->p && *d->p != 'E' && !d->fail) {
 		char *a = parse_type(d);
 
 		if (n == 0 && strcmp(a, "void") == 0 && !*d->p)

@@ -95,6 +95,9 @@ static void fill(const struct profile *p)
 	d->managedMemory = 1;
 	d->hostNativeAtomicSupported = 0;
 	d->concurrentManagedAccess = 1;
+	/* kernels reach the program's own host memory only on a system with
+	 * HMM or ATS, which CUDALAB_SIMT_HMM=1 makes simt one of */
+	d->pageableMemoryAccess = simt_env_long("CUDALAB_SIMT_HMM", 0) != 0;
 	d->computePreemptionSupported = 1;
 	d->cooperativeLaunch = 1;
 	d->sharedMemPerBlockOptin = p->smem_optin;

@@ -133,8 +133,11 @@ int hz_acc_of_rec(const struct hz_rec *r, bool write)
 	return write ? AC_WRITE : AC_READ;
 }
 
+/* A race of record r with the access of thread tid at pc, whose first
+ * byte in common with r's is at `at`; the access is bc->hz->at_n bytes. */
 COLD void hz_report_race(struct block_ctx *bc, int space, const struct hz_rec *r,
-			bool r_write, uint32_t tid, uint32_t pc, int acc, int why)
+			bool r_write, uint32_t tid, uint32_t pc, int acc, int why,
+			const uint8_t *at)
 {
 	struct hz_report k;
 
@@ -142,7 +145,18 @@ COLD void hz_report_race(struct block_ctx *bc, int space, const struct hz_rec *r
 	k.why = (uint8_t)why;
 	hz_key_site(&k, 0, bc, r->block, r->tid, r->pc, hz_acc_of_rec(r, r_write));
 	hz_key_site(&k, 1, bc, bc->block, tid, pc, acc);
+	hz_key_place(&k, bc, at);
+	k.bytes[0] = hz_insn_bytes(bc->L->mod, r->pc, k.acc[0]);
+	k.bytes[1] = bc->hz->at_n;
 	hz_report(bc, &k, hz_race_message, NULL);
+}
+
+/* The first byte of a granule that the access at cur (its bytes `mask`
+ * of the granule) and a record with bytes `other` have in common. */
+static const uint8_t *common_byte(const uint8_t *cur, uint8_t mask,
+				  uint8_t other)
+{
+	return cur - __builtin_ctz(mask) + __builtin_ctz(mask & other);
 }
 
 /* A global record r of an earlier operation that the full check met in
@@ -151,7 +165,7 @@ COLD void hz_report_race(struct block_ctx *bc, int space, const struct hz_rec *r
  * strong at device scope. */
 COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
 			     bool r_write, uint32_t tid, uint32_t pc, int acc,
-			     uint8_t flags)
+			     uint8_t flags, const uint8_t *at)
 {
 	struct hz_block *hb = bc->hz;
 	const struct simt_order_op *op, *me;
@@ -172,8 +186,10 @@ COLD static void stream_race(struct block_ctx *bc, const struct hz_rec *r,
 	hz_key_init(&k, bc, HK_RACE, SP_GLOBAL);
 	hz_key_other(&k, op, r, r_write);
 	hz_key_site(&k, 1, bc, bc->block, tid, pc, acc);
-	k.xs[1] = (struct xsite){bc->L->mod, bc->L->fn->name, me->stream,
-				 me->device, me->node};
+	k.xs[1] = hz_xsite_of(me);
+	hz_key_place(&k, bc, at);
+	k.param[0] = -1;   /* the other launch's parameters are gone */
+	k.bytes[1] = hb->at_n;
 	hz_report(bc, &k, hz_xop_message, NULL);
 }
 
@@ -220,7 +236,8 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	/* a record of another block is stale in shared memory */
 	if (w.clk <= base) {
 		if (!shared && w.clk > hb->fence && (w.mask & mask))
-			stream_race(bc, &w, true, tid, pc, acc, flags);
+			stream_race(bc, &w, true, tid, pc, acc, flags,
+				    common_byte(cur, mask, w.mask));
 	} else if ((w.mask & mask) && (!shared || w.block == blk) &&
 		   !both_strong(&w, flags, blk) && !ordered(hb, tid, &w)) {
 		/* rewriting the value memory holds is benign within a block,
@@ -233,11 +250,13 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 		if (!benign)
 			hz_report_race(bc, space, &w, true, tid, pc, acc,
 				       (w.flags & HZR_ASYNC) && w.tid == tid &&
-				       w.block == blk ? WHY_NOT_WAITED : 0);
+				       w.block == blk ? WHY_NOT_WAITED : 0,
+				       common_byte(cur, mask, w.mask));
 	} else if (kind == HZ_WRITE && (!shared || w.block == blk) &&
 		   !(val && memcmp(cur, val, n) == 0) &&
 		   lost_update(hb, wd, &w, tid, flags, mask, base)) {
-		hz_report_race(bc, space, &w, true, tid, pc, acc, WHY_LOST_UPDATE);
+		hz_report_race(bc, space, &w, true, tid, pc, acc, WHY_LOST_UPDATE,
+			       common_byte(cur, mask, w.mask));
 	}
 	if ((flags & (HZR_STRONG | HZR_ATOMIC)) == HZR_STRONG && kind == HZ_READ) {
 		struct hz_cold *c = &hb->c[tid];
@@ -278,10 +297,12 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	rec_load(&r, &wd->r);
 	if (r.clk <= base) {
 		if (!shared && r.clk > hb->fence && (r.mask & mask))
-			stream_race(bc, &r, false, tid, pc, acc, flags);
+			stream_race(bc, &r, false, tid, pc, acc, flags,
+				    common_byte(cur, mask, r.mask));
 	} else if ((r.mask & mask) && (!shared || r.block == blk) &&
 		   !both_strong(&r, flags, blk) && !ordered(hb, tid, &r)) {
-		hz_report_race(bc, space, &r, false, tid, pc, acc, 0);
+		hz_report_race(bc, space, &r, false, tid, pc, acc, 0,
+			       common_byte(cur, mask, r.mask));
 		rec_store(&wd->w, &me);
 		return;
 	}
@@ -291,13 +312,14 @@ HOT void granule(struct block_ctx *bc, struct hz_word *wd, int space,
 	rec_load(&r, &wd->r2);
 	if (rec_live(&r, base, shared, blk) && (r.mask & mask) &&
 	    !both_strong(&r, flags, blk) && !ordered(hb, tid, &r))
-		hz_report_race(bc, space, &r, false, tid, pc, acc, 0);
+		hz_report_race(bc, space, &r, false, tid, pc, acc, 0,
+			       common_byte(cur, mask, r.mask));
 	rec_store(&wd->w, &me);
 }
 
 COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
 			  unsigned lane, const struct simt_insn *in, int space,
-			  uint32_t n, uint64_t off, uint64_t size)
+			  uint32_t n, uint64_t off, uint64_t size, const uint8_t *p)
 {
 	struct hz_report k;
 	struct simt_buf b = {0};
@@ -328,6 +350,9 @@ COLD static void report_uninit(struct block_ctx *bc, const struct warp *w,
 		simt_buf_printf(&b, "%llu bytes into a %llu-byte allocation, "
 				"never written", (unsigned long long)off,
 				(unsigned long long)size);
+	if (space != SP_LOCAL)
+		hz_key_place(&k, bc, p);
+	k.bytes[0] = n;
 	hz_report(bc, &k, NULL, b.s);
 	simt_buf_free(&b);
 }
@@ -396,14 +421,15 @@ static void local_access(struct block_ctx *bc, struct hz_block *hb,
 		if (!(k < 8 && (quiet >> k & 1)) &&
 		    bits_none(hb->linit, off + k * size, size)) {
 			report_uninit(bc, w, lane, in, SP_LOCAL, size,
-				      (off + k * size) % per, per);
+				      (off + k * size) % per, per, NULL);
 			return;
 		}
 	}
 }
 
-/* wh for the allocation that global address a lies in.  False, with wh
- * emptied, for memory without a shadow. */
+/* wh for the allocation that host pointer a (where simt reaches global
+ * memory, see simt_mem_host) lies in; wh->lo is in the same terms.
+ * False, with wh emptied, for memory without a shadow. */
 static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 {
 	struct alloc_cache *c = &bc->cache;
@@ -411,20 +437,20 @@ static bool global_where(struct block_ctx *bc, uint64_t a, struct where *wh)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		if (a - c->lo[i] < c->size[i]) {
+		if (a - (uint64_t)(uintptr_t)c->host[i] < c->size[i]) {
 			wh->sh = c->shadow[i];
 			wh->init = c->init[i];
-			wh->lo = c->lo[i];
+			wh->lo = (uint64_t)(uintptr_t)c->host[i];
 			wh->size = c->size[i];
 			goto found;
 		}
-	al = simt_mem_find(a, 1);
+	al = simt_mem_find_host((const void *)(uintptr_t)a, 1);
 	if (!al) {
 		wh->sh = NULL;
 	} else {
 		wh->sh = al->shadow;
 		wh->init = al->init;
-		wh->lo = al->base;
+		wh->lo = (uint64_t)(uintptr_t)simt_mem_host((const void *)(uintptr_t)al->base);
 		wh->size = al->size;
 	}
 found:
@@ -467,6 +493,8 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 	int space;
 	bool strong = flags & HZR_STRONG;
 
+	hb->at_n = n;
+
 	if ((uint64_t)(p - bc->shared) < bc->L->shared_size) {
 		space = SP_SHARED;
 		off = (uint64_t)(p - bc->shared);
@@ -475,7 +503,7 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 		size = bc->L->shared_size;
 		if (kind != HZ_WRITE && off < hb->init_limit &&
 		    !bits_all(init, off, n))
-			report_uninit(bc, w, lane, in, SP_SHARED, n, off, size);
+			report_uninit(bc, w, lane, in, SP_SHARED, n, off, size, p);
 		if (kind != HZ_READ)
 			bits_set(init, off, n, false);
 	} else if ((uint64_t)(p - bc->local) < bc->local_cap) {
@@ -497,7 +525,7 @@ HOT void lane_access(struct block_ctx *bc, struct hz_block *hb,
 			    kind == HZ_READ ? HZ_READ : HZ_WRITE);
 		if (init) {
 			if (kind != HZ_WRITE && !bits_all(init, off, n))
-				report_uninit(bc, w, lane, in, SP_GLOBAL, n, off, size);
+				report_uninit(bc, w, lane, in, SP_GLOBAL, n, off, size, p);
 			if (kind != HZ_READ)
 				bits_set(init, off, n, true);
 		}
@@ -1542,5 +1570,7 @@ void simt_hz_same_address(struct block_ctx *bc, const struct warp *w,
 	k.why = WHY_SAME_INSN;
 	hz_key_site(&k, 0, bc, bc->block, w->id * 32 + first, pc, AC_WRITE);
 	hz_key_site(&k, 1, bc, bc->block, w->id * 32 + other, pc, AC_WRITE);
+	hz_key_place(&k, bc, p);
+	k.bytes[0] = k.bytes[1] = hz_insn_bytes(bc->L->mod, pc, AC_WRITE);
 	hz_report(bc, &k, hz_race_message, NULL);
 }

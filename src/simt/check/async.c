@@ -6,6 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The first shared byte that bytes `mask` of the granule holding offset
+ * lo and a record's bytes `other` have in common. */
+static const uint8_t *at(const struct block_ctx *bc, uint32_t lo,
+			 uint8_t mask, uint8_t other)
+{
+	return bc->shared + (lo & ~3u) + __builtin_ctz(mask & other);
+}
+
 void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 			unsigned lane, const struct simt_insn *in,
 			uint32_t off, uint32_t n)
@@ -16,6 +24,7 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 	uint32_t g;
 
 	hz_quiet_end(hb, bc->L->hz_base);
+	hb->at_n = n;
 	bits_set(hb->sinit, off, n, false);
 	for (g = off >> 2; g <= (off + n - 1) >> 2; g++) {
 		uint32_t lo = g * 4 > off ? g * 4 : off;
@@ -30,17 +39,18 @@ void simt_hz_async_copy(struct block_ctx *bc, const struct warp *w,
 		    !ordered(hb, tid, &r))
 			hz_report_race(bc, SP_SHARED, &r, true, tid, pc, AC_ASYNC,
 				       (r.flags & HZR_ASYNC) && r.tid == tid
-				       ? WHY_ASYNC_AGAIN : 0);
+				       ? WHY_ASYNC_AGAIN : 0, at(bc, lo, mask, r.mask));
 		rec_load(&r, &wd->r);
 		if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
 		    !ordered(hb, tid, &r)) {
-			hz_report_race(bc, SP_SHARED, &r, false, tid, pc, AC_ASYNC, 0);
+			hz_report_race(bc, SP_SHARED, &r, false, tid, pc, AC_ASYNC, 0,
+				       at(bc, lo, mask, r.mask));
 		} else {
 			rec_load(&r, &wd->r2);
 			if (r.clk > base && r.block == hb->block && (r.mask & mask) &&
 			    !ordered(hb, tid, &r))
 				hz_report_race(bc, SP_SHARED, &r, false, tid, pc,
-					       AC_ASYNC, 0);
+					       AC_ASYNC, 0, at(bc, lo, mask, r.mask));
 		}
 		me.block = hb->block;
 		me.clk = NOT_WAITED;

@@ -143,12 +143,26 @@ struct hz_report {
 		uint32_t stream;
 		int device;
 		uint32_t node;      /* a graph node's index + 1, else 0 */
+		uint32_t thread;    /* a per-thread default stream's host
+				     * thread (simt_order_op), else 0 */
 	} xs[2];
+	/* Where in memory, for a report about shared or global memory
+	 * (hz_key_place; `placed` false otherwise): the byte offset into
+	 * the variable or allocation, the variable's (mangled) name or
+	 * NULL, and per site the parameter of its kernel whose pointer is
+	 * the allocation's base (-1: none, or not known) and its access
+	 * size (0: not known).  Not part of the identity: the first
+	 * occurrence's. */
+	bool placed;
+	uint64_t offset;
+	const char *symbol;
+	int param[2];
+	uint32_t bytes[2];
 };
 
 
 /* Why a barrier-misuse report was made (part of its identity). */
-enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_NEVER, WHY_EXITED_SRC,
+enum { WHY_DIVERGENT = 1, WHY_NOT_MEMBER, WHY_EXITED_SRC,
        WHY_SAME_INSN, WHY_NOT_WAITED, WHY_STREAMS, WHY_HOST, WHY_ASYNC_AGAIN,
        WHY_LOST_UPDATE };
 
@@ -262,6 +276,8 @@ struct hz_block {
 	/* some shared granule holds a second read of this block (until
 	 * then the shared write paths need not look at r2) */
 	bool sr2;
+	/* the size of the lane access being checked (for reports) */
+	uint32_t at_n;
 };
 
 
@@ -351,6 +367,14 @@ void hz_key_site(struct hz_report *k, int i, const struct block_ctx *bc,
 uint32_t hz_api_site(const char *name);
 void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
 		  const struct hz_rec *r, bool r_write);
+struct simt_alloc;
+void hz_key_place(struct hz_report *k, const struct block_ctx *bc,
+		  const uint8_t *p);
+void hz_key_place_alloc(struct hz_report *k, const struct simt_alloc *al,
+			uint64_t off);
+uint32_t hz_insn_bytes(const struct simt_module *mod, uint32_t pc, int acc);
+/* The site of operation op as a race between streams names it. */
+struct xsite hz_xsite_of(const struct simt_order_op *op);
 void hz_print_new_reports(const struct launch_state *L);
 void hz_at_exit(void);
 
@@ -364,7 +388,8 @@ void hz_sync_strong(struct hz_block *hb, uint32_t tid,
 /* access.c */
 int hz_acc_of_rec(const struct hz_rec *r, bool write);
 void hz_report_race(struct block_ctx *bc, int space, const struct hz_rec *r,
-		    bool r_write, uint32_t tid, uint32_t pc, int acc, int why);
+		    bool r_write, uint32_t tid, uint32_t pc, int acc, int why,
+		    const uint8_t *at);
 void hz_line_expand(const struct hz_rec *h, struct hz_word *fw, int k);
 void hz_quiet_begin(struct hz_block *hb);
 void hz_quiet_end(struct hz_block *hb, uint32_t base);

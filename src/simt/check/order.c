@@ -17,6 +17,7 @@ struct lane {
 	int device;
 	uint32_t number;
 	uint32_t node;              /* a graph node's lane: its index + 1 */
+	uint32_t thread;            /* a per-thread default stream's thread */
 	uint32_t seq;               /* operations issued to it */
 	struct simt_order_vc vc;    /* what its next operation follows */
 	/* the bases of its operations first, first + 1, ... not yet seen
@@ -29,7 +30,7 @@ static struct lane *lanes;
 static uint32_t nlanes, caplanes;
 static int32_t legacy_of[SIMT_MAX_GPUS];
 static bool legacy_made;
-static uint32_t streams_made;
+static uint32_t streams_made, threads_made;
 static bool node_lanes_made;
 static struct simt_order_vc host;
 
@@ -134,6 +135,7 @@ static uint32_t lane_take(int device, bool blocking)
 			l->blocking = blocking;
 			l->device = device;
 			l->node = 0;
+			l->thread = 0;
 			vc_join(&l->vc, &host);
 			return i;
 		}
@@ -147,6 +149,14 @@ uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number)
 
 	*number = ++streams_made;
 	lanes[i].number = *number;
+	return i;
+}
+
+uint32_t simt_order_per_thread_lane(int device)
+{
+	uint32_t i = lane_add(device, true, false);
+
+	lanes[i].thread = ++threads_made;
 	return i;
 }
 
@@ -165,6 +175,7 @@ void simt_order_node_label(uint32_t lane, uint32_t stream_lane, uint32_t node)
 
 	l->device = s->device;
 	l->number = s->legacy ? 0 : s->number;
+	l->thread = s->thread;
 	l->node = node;
 }
 
@@ -176,7 +187,7 @@ void simt_order_lane_free(uint32_t lane)
 
 bool simt_order_streams(void)
 {
-	return streams_made > 0 || node_lanes_made;
+	return streams_made > 0 || threads_made > 0 || node_lanes_made;
 }
 
 /* CUDA's implicit rules: the legacy default stream waits for the
@@ -256,6 +267,7 @@ uint32_t simt_order_begin(uint32_t lane, uint32_t base,
 	cur_op.seq = L->seq;
 	cur_op.stream = L->legacy ? 0 : L->number;
 	cur_op.node = L->node;
+	cur_op.thread = L->thread;
 	cur_op.device = L->device;
 	ops[ops_n++] = cur_op;
 	trim();

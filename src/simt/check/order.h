@@ -12,9 +12,11 @@
  * whatever the host knows, and CUDA's implicit rules for the legacy
  * default stream (it waits for blocking streams of its device, and they
  * wait for it); cudaEventRecord takes the lane's clock, and
- * cudaStreamWaitEvent joins it into another lane.  The per-thread
- * default stream is treated as the legacy one (which orders more, so it
- * can only hide a race, never make one up).
+ * cudaStreamWaitEvent joins it into another lane.  Each host thread's
+ * per-thread default stream (cudaStreamPerThread, and stream 0 in a
+ * program built with --default-stream per-thread) is a lane of its own,
+ * blocking like a stream made by cudaStreamCreate: it waits for the
+ * legacy stream and the legacy stream for it, and nothing else.
  *
  * Clocks: the hazard checker gives every operation a range of clocks
  * above its base, bases rising from one operation to the next, so a
@@ -35,6 +37,9 @@ struct simt_order_op {
 	uint32_t lane, seq;
 	uint32_t stream;           /* 0: a default stream, else its number */
 	uint32_t node;             /* a graph's node: its index + 1, else 0 */
+	uint32_t thread;           /* a per-thread default stream: its host
+				    * thread's number (1, 2, ... in the order
+				    * they first used one), else 0 */
 	int device;
 	const struct simt_module *mod;   /* kernel: its module, else NULL */
 	const char *name;          /* kernel (mangled) or API name */
@@ -44,6 +49,9 @@ struct simt_order_op {
 /* A stream's lane: legacy default stream of device d, or a new one. */
 uint32_t simt_order_default_lane(int device);
 uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number);
+/* A new lane for the calling host thread's per-thread default stream on
+ * device (the caller keeps it: one per thread and device). */
+uint32_t simt_order_per_thread_lane(int device);
 void simt_order_lane_free(uint32_t lane);
 /* A lane for nodes of an executable graph: a launch runs each node as an
  * operation of its node's lane, which follows the lanes of the nodes it
@@ -70,8 +78,8 @@ const struct simt_order_op *simt_order_unordered(uint32_t clk, uint32_t *lo,
 /* The highest clock such that every record at or below it comes from an
  * operation that is ordered before everything still to be issued. */
 uint32_t simt_order_retired(void);
-/* Whether more than the default streams exist or have existed (graph
- * node lanes count). */
+/* Whether more than the legacy default streams exist or have existed
+ * (per-thread default streams and graph node lanes count). */
 bool simt_order_streams(void);
 /* The current operation's description. */
 const struct simt_order_op *simt_order_current(void);

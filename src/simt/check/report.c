@@ -112,6 +112,9 @@ static void stream_text(struct simt_buf *b, const struct xsite *x)
 		simt_buf_printf(b, "on ");
 	if (x->stream)
 		simt_buf_printf(b, "stream %u", x->stream);
+	else if (x->thread)
+		simt_buf_printf(b, "the per-thread default stream of host thread %u",
+				x->thread);
 	else if (x->device > 0 || hz_ndevices > 1)
 		simt_buf_printf(b, "the default stream of device %d", x->device);
 	else
@@ -246,7 +249,9 @@ bool hz_report_again(struct block_ctx *bc, struct hz_report *key)
 				 (key->site[0] == key->site[1] &&
 				  key->acc[0] > key->acc[1]))) {
 		uint32_t t3[3], pc = key->pc[0], site = key->site[0];
+		uint32_t bytes = key->bytes[0];
 		uint8_t acc = key->acc[0];
+		int param = key->param[0];
 
 		key->pc[0] = key->pc[1];
 		key->pc[1] = pc;
@@ -254,6 +259,10 @@ bool hz_report_again(struct block_ctx *bc, struct hz_report *key)
 		key->site[1] = site;
 		key->acc[0] = key->acc[1];
 		key->acc[1] = acc;
+		key->bytes[0] = key->bytes[1];
+		key->bytes[1] = bytes;
+		key->param[0] = key->param[1];
+		key->param[1] = param;
 		memcpy(t3, key->block[0], sizeof t3);
 		memcpy(key->block[0], key->block[1], sizeof t3);
 		memcpy(key->block[1], t3, sizeof t3);
@@ -324,6 +333,90 @@ void hz_key_site(struct hz_report *k, int i, const struct block_ctx *bc,
 		k->nsites = i + 1;
 }
 
+/* The shared variable of kernel fn that offset off of the block's shared
+ * memory lies in (the dynamic window from its start on), or NULL. */
+static const struct simt_var *shared_var(const struct simt_module *mod,
+					 const struct simt_func *fn,
+					 uint64_t off)
+{
+	int v;
+
+	for (v = 0; fn->sum_shvars && v < mod->nvars; v++) {
+		const struct simt_var *var = &mod->vars[v];
+
+		if (fn->sum_shvars[v] && var->space == SS_SHARED &&
+		    off >= var->shared_off &&
+		    (var->is_extern || off - var->shared_off < var->size))
+			return var;
+	}
+	return NULL;
+}
+
+/* The index of the kernel parameter of launch L that holds pointer
+ * base, or -1. */
+static int param_of(const struct launch_state *L, uint64_t base)
+{
+	int i;
+
+	for (i = 0; i < L->fn->nparams; i++) {
+		const struct simt_param *p = &L->fn->params[i];
+		uint64_t v;
+
+		if (p->size != sizeof v || p->offset + sizeof v > L->fn->kparam_size)
+			continue;
+		memcpy(&v, L->kparams + p->offset, sizeof v);
+		if (v == base)
+			return i;
+	}
+	return -1;
+}
+
+void hz_key_place_alloc(struct hz_report *k, const struct simt_alloc *al,
+			uint64_t off)
+{
+	k->placed = true;
+	k->offset = off;
+	k->symbol = al->name;
+	k->param[0] = k->param[1] = -1;
+}
+
+/* Places report k at byte p of the launch's shared or global memory:
+ * the variable or allocation it lies in, and the kernel parameter that
+ * points at the allocation (for both sites: those of one launch). */
+void hz_key_place(struct hz_report *k, const struct block_ctx *bc,
+		  const uint8_t *p)
+{
+	const struct launch_state *L = bc->L;
+	const struct simt_alloc *al;
+
+	if ((uint64_t)(p - bc->shared) < L->shared_size) {
+		uint64_t off = (uint64_t)(p - bc->shared);
+		const struct simt_var *var = shared_var(L->mod, L->fn, off);
+
+		k->placed = true;
+		k->offset = var ? off - var->shared_off : off;
+		k->symbol = var ? var->name : NULL;
+		k->param[0] = k->param[1] = -1;
+		return;
+	}
+	al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
+	if (!al)
+		return;
+	hz_key_place_alloc(k, al, (uint64_t)(uintptr_t)p - al->base);
+	k->param[0] = k->param[1] = param_of(L, al->base);
+}
+
+/* The bytes one lane's access at instruction pc moves: its type's size
+ * times its vector width; 0 for cp.async, whose size is an operand. */
+uint32_t hz_insn_bytes(const struct simt_module *mod, uint32_t pc, int acc)
+{
+	const struct simt_insn *in = &mod->code[pc];
+
+	if (acc == AC_ASYNC)
+		return 0;
+	return (uint32_t)simt_type_size(in->type) * (in->vec > 1 ? in->vec : 1);
+}
+
 /* The site code of an API call (a copy or memset). */
 uint32_t hz_api_site(const char *name)
 {
@@ -334,6 +427,12 @@ uint32_t hz_api_site(const char *name)
 	return 0xC0000000u | (h & 0x3fffffffu);
 }
 
+struct xsite hz_xsite_of(const struct simt_order_op *op)
+{
+	return (struct xsite){op->mod, op->name, op->stream, op->device,
+			      op->node, op->thread};
+}
+
 /* Site 0 of a race between streams: the access recorded in r by
  * operation op. */
 void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
@@ -341,8 +440,7 @@ void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
 {
 	k->xop = true;
 	k->why = WHY_STREAMS;
-	k->xs[0] = (struct xsite){op->mod, op->name, op->stream, op->device,
-				  op->node};
+	k->xs[0] = hz_xsite_of(op);
 	k->other = op->mod ? (const void *)op->mod : (const void *)op->name;
 	k->acc[0] = (uint8_t)hz_acc_of_rec(r, r_write);
 	if (op->mod && !(r->flags & HZR_XOP)) {
@@ -351,6 +449,7 @@ void hz_key_other(struct hz_report *k, const struct simt_order_op *op,
 		uint32_t tx = op->block[0], ty = op->block[1];
 
 		k->pc[0] = r->pc;
+		k->bytes[0] = hz_insn_bytes(op->mod, r->pc, k->acc[0]);
 		k->site[0] = in->src_line && in->src_file != UINT16_MAX
 			? (uint32_t)(in->src_file + 1) << 20 | (in->src_line & 0xfffff)
 			: 0x80000000u | r->pc;
@@ -411,6 +510,35 @@ static const char *kind_word(int kind)
 							     : "uninitialized";
 }
 
+/* A per-thread default stream's host thread (stream 0 is then that
+ * stream, not the legacy one). */
+static void write_thread(FILE *f, const struct xsite *x)
+{
+	if (x->thread)
+		fprintf(f, ",\"host_thread\":%u", x->thread);
+}
+
+/* Where in memory site i's access was: "offset", "bytes", "symbol" and
+ * "param", for a report that has a place. */
+static void write_place(FILE *f, const struct hz_report *r, int i)
+{
+	char name[512];
+
+	if (!r->placed)
+		return;
+	fprintf(f, ",\"offset\":%llu,\"bytes\":", (unsigned long long)r->offset);
+	if (r->bytes[i])
+		fprintf(f, "%u", r->bytes[i]);
+	else
+		fputs("null", f);
+	fputs(",\"symbol\":", f);
+	if (r->symbol)
+		json_str(f, simt_demangle(r->symbol, name, sizeof name));
+	else
+		fputs("null", f);
+	fprintf(f, ",\"param\":%d", r->param[i]);
+}
+
 static void write_site(FILE *f, const struct hz_report *r, int i)
 {
 	const struct simt_module *mod = r->xop ? r->xs[i].mod : r->mod;
@@ -429,8 +557,10 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		else
 			fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 				r->xs[i].device);
+		write_thread(f, &r->xs[i]);
 		if (r->xs[i].node)
 			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
+		write_place(f, r, i);
 		fputc('}', f);
 		return;
 	}
@@ -454,9 +584,11 @@ static void write_site(FILE *f, const struct hz_report *r, int i)
 		json_str(f, simt_demangle(r->xs[i].name, name, sizeof name));
 		fprintf(f, ",\"stream\":%u,\"device\":%d", r->xs[i].stream,
 			r->xs[i].device);
+		write_thread(f, &r->xs[i]);
 		if (r->xs[i].node)
 			fprintf(f, ",\"graph_node\":%u", r->xs[i].node - 1);
 	}
+	write_place(f, r, i);
 	fputc('}', f);
 }
 

@@ -19,6 +19,9 @@ static struct {
 	uint32_t base, fence;
 	int cached;         /* report of the last race found, or -1 */
 	uint64_t pending;   /* its occurrences not yet counted */
+	/* the allocation and bytes of the range being checked */
+	const struct simt_alloc *al;
+	uint64_t n;
 } xop = {.cached = -1};
 
 void simt_hz_op_begin(uint32_t lane, bool host_waits, const char *api)
@@ -50,8 +53,10 @@ static void op_flush(void)
 }
 
 /* Record r, of an earlier operation, met by the current copy or memset
- * (write: it writes the bytes). */
-static void copy_race(const struct hz_rec *r, bool r_write, bool write)
+ * (write: it writes the bytes) at byte off of xop.al, the first both
+ * touch. */
+static void copy_race(const struct hz_rec *r, bool r_write, bool write,
+		      uint64_t off)
 {
 	const struct simt_order_op *op, *me;
 	struct hz_report k;
@@ -70,8 +75,9 @@ static void copy_race(const struct hz_rec *r, bool r_write, bool write)
 	k.site[1] = hz_api_site(me->name);
 	k.acc[1] = write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, me->name, me->stream, me->device,
-				 me->node};
+	k.xs[1] = hz_xsite_of(me);
+	hz_key_place_alloc(&k, xop.al, off);
+	k.bytes[1] = (uint32_t)(xop.n < UINT32_MAX ? xop.n : UINT32_MAX);
 	if (xop.cached >= 0 && hz_same_key(&hz_reports[xop.cached], &k)) {
 		xop.pending++;
 		return;
@@ -103,15 +109,15 @@ static void op_check_rec(const struct hz_rec *hp, const struct hz_word *fw,
 	if (h.flags & HZR_LINE) {
 		h.tid = (uint16_t)line_tid(&h, (uint32_t)(lo / 4 % LINE_GRAN));
 		h.flags &= (uint8_t)~HZR_LINE;
-		copy_race(&h, w, write);
+		copy_race(&h, w, write, lo);
 		return;
 	}
 	for (g = lo / 4; g * 4 < hi; g++) {
 		const struct hz_rec *r = w ? &fw[g % LINE_GRAN].w : &fw[g % LINE_GRAN].r;
+		uint8_t m = r->mask & bytes_mask(g, lo, hi);
 
-		if (r->clk > xop.fence && r->clk <= xop.base &&
-		    (r->mask & bytes_mask(g, lo, hi)))
-			copy_race(r, w, write);
+		if (r->clk > xop.fence && r->clk <= xop.base && m)
+			copy_race(r, w, write, g * 4 + (uint64_t)__builtin_ctz(m));
 	}
 }
 
@@ -157,6 +163,8 @@ void simt_hz_op_range(const void *p, uint64_t n, bool write)
 				(al->kind == MEM_MANAGED || al->kind == MEM_HOST));
 	if (xop.fence == xop.base && !record)
 		return;
+	xop.al = al;
+	xop.n = n;
 	wh.sh = al->shadow;
 	wh.lines = lines_of(al->shadow, al->size);
 	wh.lo = al->base;
@@ -288,7 +296,7 @@ void simt_hz_report_host(const struct simt_order_op *op, const struct hz_rec *r,
 	k.site[1] = hz_api_site(host_write ? "host write" : "host read");
 	k.acc[1] = host_write ? AC_WRITE : AC_READ;
 	k.nsites = 2;
-	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1, 0};
+	k.xs[1] = (struct xsite){NULL, what, UINT32_MAX, -1, 0, 0};
 	i = hz_report_outside(&k, host_message, &fresh);
 	if (fresh) {
 		pthread_mutex_lock(&hz_report_lock);

@@ -684,24 +684,6 @@ void simt_hz_not_member(struct block_ctx *bc, const struct warp *w,
 	simt_buf_free(&b);
 }
 
-void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
-			   const struct simt_insn *in, unsigned lane,
-			   uint32_t mask, uint32_t missing)
-{
-	const struct simt_module *mod = bc->L->mod;
-	struct simt_buf b = {0};
-
-	simt_buf_printf(&b, "barrier: %s ", sync_name(in));
-	hz_site_where(&b, mod, (uint32_t)(in - mod->code));
-	simt_buf_printf(&b, " with member mask 0x%08x: lanes ", mask);
-	lane_ranges(&b, missing);
-	simt_buf_printf(&b, " of warp %u in block (%u,%u,%u) never reached it "
-			"(they went on and exited)", w->id, bc->ctaid[0],
-			bc->ctaid[1], bc->ctaid[2]);
-	barrier_report(bc, w, in, lane, WHY_NEVER, b.s);
-	simt_buf_free(&b);
-}
-
 void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, unsigned lane, unsigned src,
 			 bool inactive)

@@ -28,6 +28,7 @@
 #include "exec/lanes.h"
 #include "exec/typed.h"
 #include "exec/host.h"
+#include "perf/ops.h"
 
 #include <math.h>
 #include <string.h>
@@ -459,6 +460,7 @@ void simt_runs_prepare(struct simt_module *mod)
 			ru[i].flops[in->flop_type < 2 ? in->flop_type : 2] += in->flop;
 	}
 	mod->runs = ru;
+	simt_ops_module(mod);
 	pthread_mutex_unlock(&runs_lock);
 }
 
@@ -519,6 +521,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 	 * run_pop lanes; `left` instructions of it, from nxt, not yet run */
 	const struct simt_run *runs = mod->runs;
 	uint32_t left = 0, nxt = 0, run_pop = 0;
+	/* marks of the instructions run (perf/ops.h), usually NULL */
+	const uint8_t *ran;
 	struct line_cache lc = {0};
 	/* the pc after the last one run, when the loop went on there */
 	uint32_t seq = UINT32_MAX;
@@ -528,6 +532,7 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 		simt_runs_prepare(L->mod);
 		runs = L->mod->runs;
 	}
+	ran = mod->ran;
 	bc->cur_warp = w->id;
 	bases[OK_IMM] = mod->consts;
 	bases[OK_SREG] = w->sregs;
@@ -575,6 +580,8 @@ SIMT_LANE_CLONES void simt_run_warp(struct block_ctx *bc, struct warp *w)
 				cpop = popc(cmask);
 			}
 			tally_run(&tl, &runs[w->pc], cpop, 1);
+			if (__builtin_expect(ran != NULL, 0))
+				simt_ops_ran(mod, w->pc, runs[w->pc].len);
 			if (bc->tr)
 				pm_trace_run(bc->tr, w->id, w->pc, runs[w->pc].len);
 			run_pop = cpop;
@@ -1239,11 +1246,10 @@ static int step_misc(struct block_ctx *bc, struct warp *w,
 		}
 		if (bc->hz && M && in->op != OP_TENSOR)
 			simt_check_members(bc, w, in, ex, M);
-		w->sync_waited = false;
 		if (in->op == OP_BAR_WARP) {
 			w->synced++;
 			if (bc->hz)
-				simt_hz_warp_sync(bc, w, ex | w->sync_extra);
+				simt_warp_bar_order(bc, mod, w, ex, w->sync_extra);
 		}
 		w->sync_extra = 0;
 		switch (in->op) {

@@ -103,11 +103,8 @@ struct warp {
 	bool spun;
 	uint32_t spin_pc, spin_lanes, spin_off;
 	/* Hazard checking of warp-synchronous instructions: lanes released
-	 * from a bar.warp.sync wait together with the running group, and,
-	 * for a group that had to wait, the lanes exited when it began. */
+	 * from a bar.warp.sync wait together with the running group. */
 	uint32_t sync_extra;
-	uint32_t sync_exited_at;
-	bool sync_waited;
 	/* Per row, the lanes that have written it, kept for the rows
 	 * check/uninit_reg.c checks (when the block's uck is set). */
 	uint32_t *defd;
@@ -123,9 +120,13 @@ struct barrier {
 
 struct launch_state;
 
+/* The allocations a block's accesses fell in last, most recent first:
+ * the range the program knows ([lo, lo + size)), where simt reaches it
+ * (host: see simt_mem_host), and its hazard records. */
 struct alloc_cache {
 	uint64_t lo[4];
 	uint64_t size[4];
+	uint8_t *host[4];
 	struct hz_word *shadow[4];
 	uint8_t *init[4];
 };
@@ -201,6 +202,9 @@ struct launch_state {
 	/* device heap for malloc in kernels */
 	uint8_t *heap;
 	uint64_t heap_size;
+	/* Kernels may reach the program's own host memory, as on a system
+	 * with HMM or ATS (CUDALAB_SIMT_HMM=1). */
+	bool hmm;
 	/* the bytes of device printf output kept (cudaLimitPrintfFifoSize),
 	 * and the number %gridid reads */
 	size_t printf_fifo;
@@ -273,6 +277,8 @@ void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
 		    struct warp *w);
 bool simt_warp_sync_ready(const struct simt_module *mod, struct warp *w,
 			  uint32_t membermask);
+void simt_warp_bar_order(struct block_ctx *bc, const struct simt_module *mod,
+			 const struct warp *w, uint32_t run, uint32_t past);
 void simt_exec_shfl(struct block_ctx *bc, const struct warp *w,
 		    const struct simt_insn *in, uint64_t *const *bases,
 		    uint32_t ex);
@@ -290,7 +296,7 @@ bool simt_bar_arrive(struct block_ctx *bc, struct warp *w,
 void simt_check_all_barriers(struct block_ctx *bc);
 void simt_check_aligned_bar(struct block_ctx *bc, const struct warp *w,
 			    const struct simt_insn *in, uint32_t ex);
-void simt_check_members(struct block_ctx *bc, struct warp *w,
+void simt_check_members(struct block_ctx *bc, const struct warp *w,
 			const struct simt_insn *in, uint32_t ex,
 			const uint64_t *M);
 

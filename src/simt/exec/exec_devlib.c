@@ -41,7 +41,7 @@ static const uint8_t *peek(struct block_ctx *bc, struct warp *w, unsigned lane,
 		if (!al)
 			return NULL;
 		*avail = al->base + al->size - a;
-		return (const uint8_t *)(uintptr_t)a;
+		return simt_mem_host((const void *)(uintptr_t)a);
 	}
 }
 

@@ -21,19 +21,65 @@ static const char *acc_name(int acc)
 	return acc == ACC_READ ? "read" : acc == ACC_WRITE ? "write" : "atomic";
 }
 
-/* Puts an allocation at the front of the cache (the fast paths check only
- * entry 0), moving entries 0..i-1 down over entry i. */
-static void cache_front(struct alloc_cache *c, int i, uint64_t lo,
-			uint64_t size, struct hz_word *shadow, uint8_t *init)
+/* Puts entry i of the cache at the front (the fast paths check only
+ * entry 0), moving entries 0..i-1 down over it. */
+static void cache_front(struct alloc_cache *c, int i)
 {
+	uint64_t lo = c->lo[i], size = c->size[i];
+	uint8_t *host = c->host[i], *init = c->init[i];
+	struct hz_word *shadow = c->shadow[i];
+
 	memmove(&c->lo[1], &c->lo[0], (size_t)i * sizeof c->lo[0]);
 	memmove(&c->size[1], &c->size[0], (size_t)i * sizeof c->size[0]);
+	memmove(&c->host[1], &c->host[0], (size_t)i * sizeof c->host[0]);
 	memmove(&c->shadow[1], &c->shadow[0], (size_t)i * sizeof c->shadow[0]);
 	memmove(&c->init[1], &c->init[0], (size_t)i * sizeof c->init[0]);
 	c->lo[0] = lo;
 	c->size[0] = size;
+	c->host[0] = host;
 	c->shadow[0] = shadow;
 	c->init[0] = init;
+}
+
+/* Puts [lo, lo + size), which simt reaches at host, in the cache in
+ * place of its last entry, at the front; returns host. */
+static uint8_t *cache_enter(struct alloc_cache *c, uint64_t lo, uint64_t size,
+			    uint8_t *host, struct hz_word *shadow, uint8_t *init)
+{
+	c->lo[3] = lo;
+	c->size[3] = size;
+	c->host[3] = host;
+	c->shadow[3] = shadow;
+	c->init[3] = init;
+	cache_front(c, 3);
+	return host;
+}
+
+/* Under CUDALAB_SIMT_HMM, an access of the program's own host memory,
+ * which kernels reach on a system with HMM or ATS: true with *p set to
+ * the host pointer (NULL after reporting a write to read-only memory), or
+ * false when a is not host memory.  Memory that may be written enters the
+ * cache, without hazard records, up to the next allocation. */
+static bool host_memory(struct block_ctx *bc, const struct warp *w,
+			unsigned lane, const struct simt_insn *in, uint64_t a,
+			uint32_t n, int acc, const char *what, uint8_t **p)
+{
+	uint64_t lo, hi;
+	bool rw;
+
+	if (!simt_mem_host_range(a, n, &lo, &hi, &rw))
+		return false;
+	*p = (uint8_t *)(uintptr_t)a;
+	if (rw)
+		cache_enter(&bc->cache, lo, hi - lo, (uint8_t *)(uintptr_t)lo,
+			    NULL, NULL);
+	else if (acc != ACC_READ) {
+		simt_fault(bc, w, (int)lane, in, cudaErrorIllegalAddress,
+			   "invalid %s of %u bytes at address 0x%llx, which is "
+			   "read-only host memory", what, n, (unsigned long long)a);
+		*p = NULL;
+	}
+	return true;
 }
 
 /* Host pointer for n bytes at global address a, or NULL after a fault. */
@@ -44,28 +90,32 @@ static uint8_t *global_ptr(struct block_ctx *bc, const struct warp *w,
 	struct alloc_cache *c = &bc->cache;
 	const struct simt_alloc *al;
 	struct simt_buf msg = {0};
+	uint8_t *p;
 	int i;
 
 	for (i = 0; i < 4; i++) {
 		if (a - c->lo[i] < c->size[i] && c->size[i] - (a - c->lo[i]) >= n) {
 			if (i)
-				cache_front(c, i, c->lo[i], c->size[i], c->shadow[i],
-					    c->init[i]);
-			return (uint8_t *)(uintptr_t)a;
+				cache_front(c, i);
+			return c->host[0] + (a - c->lo[0]);
 		}
 	}
 	/* Whether this device may reach the allocation is checked here, as
-	 * it enters the cache, so hits cost nothing more. */
+	 * it enters the cache, so hits cost nothing more; so is where simt
+	 * reaches it. */
 	al = simt_mem_find(a, n);
 	if (al && simt_mem_reachable(al, bc->L->device)) {
 		if (bc->L->hz)
 			simt_mem_touch(al, bc->L->hz_base);
-		cache_front(c, 3, al->base, al->size, al->shadow, al->init);
-		return (uint8_t *)(uintptr_t)a;
+		return cache_enter(c, al->base, al->size,
+				   simt_mem_host((const void *)(uintptr_t)al->base),
+				   al->shadow, al->init) + (a - al->base);
 	}
 	char what[32];
 
 	snprintf(what, sizeof what, "global %s", acc_name(acc));
+	if (!al && bc->L->hmm && host_memory(bc, w, lane, in, a, n, acc, what, &p))
+		return p;
 	if (al)
 		simt_mem_describe_peer(&msg, al, n, what, bc->L->device);
 	else
@@ -159,7 +209,7 @@ static inline uint64_t lane_address(const struct simt_insn *in,
 static void count_sectors(struct block_ctx *bc, const uint64_t *addr,
 			  uint32_t lanes, uint32_t n, bool store)
 {
-	uint64_t sec[64];
+	uint64_t sec[64], bytes = (uint64_t)popc(lanes) * n;
 	int ns = 0, j;
 
 	FOR_LANES(lanes, {
@@ -175,9 +225,11 @@ static void count_sectors(struct block_ctx *bc, const uint64_t *addr,
 	if (store) {
 		bc->counts.gst_req++;
 		bc->counts.gst_sectors += (uint64_t)ns;
+		bc->counts.gst_bytes += bytes;
 	} else {
 		bc->counts.gld_req++;
 		bc->counts.gld_sectors += (uint64_t)ns;
+		bc->counts.gld_bytes += bytes;
 	}
 }
 
@@ -305,15 +357,14 @@ static inline void fast_window(struct block_ctx *bc, int space, uint64_t a,
 		if (a - c->lo[0] >= c->size[0]) {
 			for (int i = 1; i < 4; i++) {
 				if (a - c->lo[i] < c->size[i]) {
-					cache_front(c, i, c->lo[i], c->size[i],
-						    c->shadow[i], c->init[i]);
+					cache_front(c, i);
 					break;
 				}
 			}
 		}
 		*lo = bc->cache.lo[0];
 		*size = bc->cache.size[0];
-		*base = (uint8_t *)(uintptr_t)*lo;
+		*base = bc->cache.host[0];
 	}
 }
 
@@ -1044,6 +1095,40 @@ static uint64_t atom_global(const struct simt_insn *in, uint8_t *p,
 	}
 }
 
+/* Lanes of `lanes` beyond the first at each of their addresses: their
+ * number less the number of distinct addresses. */
+static uint32_t same_address_lanes(uint8_t *const *ptr, uint32_t lanes)
+{
+	uint32_t extra = 0, seen = 0;
+
+	FOR_LANES(lanes, {
+		uint32_t m = seen;
+		bool dup = false;
+
+		while (m && !dup) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+
+			m &= m - 1;
+			dup = ptr[k] == ptr[l];
+		}
+		extra += dup;
+		seen |= 1u << l;
+	});
+	return extra;
+}
+
+/* Counts a warp atomic whose lanes `ex` reached ptr[], those of `shared`
+ * in shared (or local) memory: lane operations and conflicts (lanes on
+ * an address another lane of the instruction updates) per space. */
+static void count_atomic(struct block_ctx *bc, uint8_t *const *ptr,
+			 uint32_t ex, uint32_t shared)
+{
+	bc->counts.satom += popc(ex & shared);
+	bc->counts.gatom += popc(ex & ~shared);
+	bc->counts.satom_conflicts += same_address_lanes(ptr, ex & shared);
+	bc->counts.gatom_conflicts += same_address_lanes(ptr, ex & ~shared);
+}
+
 bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 		      const struct simt_insn *in, uint64_t *const *bases,
 		      uint32_t ex)
@@ -1052,6 +1137,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 	bool sgn = simt_type_signed(in->type);
 	uint64_t *D = R(in->o[0]);
 	const uint64_t *B = R(in->o[1]), *C = R(in->o[2]);
+	uint8_t *ptr[32];
+	uint32_t in_shared = 0;
 	uint64_t addr[32];
 	bool any_shared = false;
 
@@ -1072,6 +1159,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 
 		if (!p)
 			return false;
+		ptr[l] = p;
+		in_shared |= (uint32_t)shared << l;
 		addr[l] = a;
 		any_shared |= shared;
 		if (bc->hz)
@@ -1088,6 +1177,8 @@ bool simt_exec_atom(struct block_ctx *bc, struct warp *w,
 			D[l] = sgn ? sext_to(old, size * 8) : old;
 	});
 	bc->counts.atomics += popc(ex);
+	if (simt_counters_on)
+		count_atomic(bc, ptr, ex, in_shared);
 	if (bc->tr)
 		pm_trace_atomic(bc->tr, w->id, (uint32_t)(in - bc->L->mod->code), addr, ex,
 				(uint32_t)size, any_shared);

@@ -75,6 +75,27 @@ static void release_warp_bar(struct warp *w, uint32_t lanes)
 	w->sync_wait &= ~lanes;
 }
 
+/* Tells the checker that bar.warp.sync completed for `run` (lanes at
+ * w->pc) and `past` (lanes released at their own bar.warp.sync, now one
+ * past it).  A lane is ordered with the lanes its own mask names and no
+ * others, so lanes that meet with different masks (two half-warps, each
+ * naming its own half) are ordered as one group per mask. */
+void simt_warp_bar_order(struct block_ctx *bc, const struct simt_module *mod,
+			 const struct warp *w, uint32_t run, uint32_t past)
+{
+	uint32_t mask[32], lanes = run | past;
+
+	FOR_LANES(run, mask[l] = sync_mask_of(mod, w, w->pc, l));
+	FOR_LANES(past, mask[l] = sync_mask_of(mod, w, w->lane_pc[l] - 1, l));
+	while (lanes) {
+		uint32_t m = mask[__builtin_ctz(lanes)], group = 0;
+
+		FOR_LANES(lanes, if (mask[l] == m) group |= 1u << l);
+		simt_hz_warp_sync(bc, w, group);
+		lanes &= ~group;
+	}
+}
+
 /* Lets lanes waiting at a warp-synchronous instruction go on once every
  * lane their member mask names has arrived or exited. */
 void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
@@ -96,9 +117,9 @@ void simt_wake_sync(struct block_ctx *bc, const struct simt_module *mod,
 			need = sync_mask_of(mod, w, pc, first) & w->exist &
 			       ~w->exited;
 			if ((need & ~bar) == 0) {
-				if (bc->hz)
-					simt_hz_warp_sync(bc, w, bar);
 				release_warp_bar(w, bar);
+				if (bc->hz)
+					simt_warp_bar_order(bc, mod, w, 0, bar);
 			}
 			continue;
 		}
@@ -151,10 +172,6 @@ bool simt_warp_sync_ready(const struct simt_module *mod, struct warp *w,
 	simt_park(w, w->mask, w->pc);
 	w->sync_wait |= w->mask;
 	w->mask = 0;
-	if (!w->sync_waited) {
-		w->sync_waited = true;
-		w->sync_exited_at = w->exited;
-	}
 	return false;
 }
 
@@ -516,16 +533,15 @@ void simt_check_aligned_bar(struct block_ctx *bc, const struct warp *w,
 }
 
 /* Member masks of a warp-synchronous instruction: the executing lane must
- * be in its own mask, and the lanes it names must not have gone on
- * without it (exited while it waited for them). */
-void simt_check_members(struct block_ctx *bc, struct warp *w,
-			  const struct simt_insn *in, uint32_t ex,
-			  const uint64_t *M)
+ * be in its own mask.  Lanes the mask names that have exited, before the
+ * others arrived or while they waited, are no misuse: CUDA asks only the
+ * non-exited lanes a mask names to take part (a warp whose last lanes
+ * returned early still reduces with 0xffffffff).  Reading such a lane's
+ * value is another matter, which simt_exec_shfl reports. */
+void simt_check_members(struct block_ctx *bc, const struct warp *w,
+			const struct simt_insn *in, uint32_t ex,
+			const uint64_t *M)
 {
-	uint32_t named = 0;
-
-	if (!ex)
-		return;
 	FOR_LANES(ex, {
 		uint32_t m = (uint32_t)M[l];
 
@@ -533,15 +549,6 @@ void simt_check_members(struct block_ctx *bc, struct warp *w,
 			simt_hz_not_member(bc, w, in, l, m);
 			return;
 		}
-		named |= m;
 	});
-	if (w->sync_waited) {
-		uint32_t missing = named & w->exist & w->exited & ~w->sync_exited_at;
-
-		if (missing)
-			simt_hz_never_reached(bc, w, in, (unsigned)__builtin_ctz(ex),
-					      (uint32_t)M[__builtin_ctz(ex)],
-					      missing);
-	}
 }
 

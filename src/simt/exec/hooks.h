@@ -162,9 +162,6 @@ void simt_hz_divergent_bar(struct block_ctx *bc, const struct warp *w,
 void simt_hz_not_member(struct block_ctx *bc, const struct warp *w,
 			const struct simt_insn *in, unsigned lane,
 			uint32_t mask);
-void simt_hz_never_reached(struct block_ctx *bc, const struct warp *w,
-			   const struct simt_insn *in, unsigned lane,
-			   uint32_t mask, uint32_t missing);
 void simt_hz_shfl_exited(struct block_ctx *bc, const struct warp *w,
 			 const struct simt_insn *in, unsigned lane, unsigned src,
 			 bool inactive);

@@ -369,7 +369,6 @@ void simt_block_begin(struct block_ctx *bc, uint64_t block)
 		simt_warp_start(bc, &bc->warps[i]);
 		bc->warps[i].synced = 0;
 		bc->warps[i].sync_extra = 0;
-		bc->warps[i].sync_waited = false;
 	}
 	simt_hz_block_begin(bc);
 	bc->mbar_idle = 0;

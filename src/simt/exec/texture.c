@@ -156,7 +156,7 @@ static void fetch(const struct texobj *t, long i, long j, long k, long layer,
 		}
 		return;
 	}
-	p = t->base + (size_t)(k + layer) * t->slice + (size_t)j * t->pitch +
+	p = t->host + (size_t)(k + layer) * t->slice + (size_t)j * t->pitch +
 	    (size_t)i * (size_t)t->fmt.esize;
 	for (c = 0; c < t->fmt.nch; c++)
 		read_channel(t, p, c, v);
@@ -459,7 +459,7 @@ static bool surface_at(struct block_ctx *bc, const struct warp *w, int lane,
 	}
 	if (out && (in->type2 == SB_ZERO || lim[0] < 1))
 		return true;
-	*p = t->base + (size_t)(at[2] + at[3]) * t->slice +
+	*p = t->host + (size_t)(at[2] + at[3]) * t->slice +
 	     (size_t)at[1] * t->pitch + (size_t)at[0];
 	return true;
 }

@@ -23,7 +23,8 @@ struct texobj {
 	bool as_float;     /* texels read as floats (float or normalized) */
 	bool surface;      /* made by cudaCreateSurfaceObject */
 	struct format fmt;
-	uint8_t *base;
+	uint8_t *base;     /* as the program knows it */
+	uint8_t *host;     /* where simt reads it (simt_mem_host) */
 	uint64_t span;     /* bytes from base the texels occupy */
 	size_t w, h, d, layers;
 	size_t pitch, slice;

@@ -45,6 +45,7 @@ const char *simt_blas_type_name(int t)
 
 double simt_blas_load(int type, const void *p, int64_t i)
 {
+	p = simt_mem_host(p);
 	switch (type) {
 	case CUDA_R_32F: return ((const float *)p)[i];
 	case CUDA_R_64F: return ((const double *)p)[i];
@@ -55,6 +56,7 @@ double simt_blas_load(int type, const void *p, int64_t i)
 
 void simt_blas_store(int type, void *p, int64_t i, double v)
 {
+	p = simt_mem_host(p);
 	switch (type) {
 	case CUDA_R_32F: ((float *)p)[i] = (float)v; break;
 	case CUDA_R_64F: ((double *)p)[i] = v; break;
@@ -63,13 +65,19 @@ void simt_blas_store(int type, void *p, int64_t i, double v)
 	}
 }
 
-static const void *mat_ptr(const struct blas_mat *x, int b)
+const void *simt_blas_batch(const struct blas_mat *x, int b)
 {
 	size_t es = simt_blas_type_size(x->type);
 
 	if (x->ptrs)
-		return x->ptrs[b];
+		return ((const void *const *)simt_mem_host(x->ptrs))[b];
 	return (const char *)x->p + (int64_t)b * x->stride * (int64_t)es;
+}
+
+/* Where the GEMM reads matrix b of operand x. */
+static const void *mat_ptr(const struct blas_mat *x, int b)
+{
+	return simt_mem_host(simt_blas_batch(x, b));
 }
 
 /* Element (r, c) of op(X) for X stored column-major with leading
@@ -257,8 +265,8 @@ static void epilogue(const struct blas_gemm *g, int bt, int i0, int j0,
 {
 	const void *c = g->beta != 0 ? mat_ptr(&g->c, bt) : NULL;
 	void *d = (void *)mat_ptr(&g->d, bt);
-	const char *bias = g->bias;
-	char *aux = g->aux;
+	const char *bias = simt_mem_host(g->bias);
+	char *aux = simt_mem_host(g->aux);
 	int mc = g->m - i0 < MC ? g->m - i0 : MC;
 	int nc = g->n - j0 < NC ? g->n - j0 : NC;
 	int i, j;
@@ -369,8 +377,7 @@ void simt_blas_order_mat(const struct blas_mat *x, int64_t rows, int64_t cols,
 	if (rows <= 0 || cols <= 0)
 		return;
 	for (i = 0; i < batch; i++) {
-		const char *p = x->ptrs ? (const char *)x->ptrs[i]
-			: (const char *)x->p + (int64_t)i * x->stride * es;
+		const char *p = simt_blas_batch(x, i);
 
 		if (x->ld == rows) {
 			simt_hz_op_range(p, (uint64_t)(rows * cols * es), write);

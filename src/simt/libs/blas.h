@@ -215,11 +215,15 @@ struct blas_gemm {
 };
 
 void simt_blas_gemm(const struct blas_gemm *g);
+/* Matrix b of a batch, as the program knows its address (reading a
+ * pointer array where simt reaches it). */
+const void *simt_blas_batch(const struct blas_mat *x, int b);
 /* The size in bytes of an element of cudaDataType t, 0 for one simt does
  * not compute with. */
 size_t simt_blas_type_size(int t);
 const char *simt_blas_type_name(int t);
-/* Elements of an operand, read and written as double. */
+/* Elements of an operand, read and written as double (p as the program
+ * knows it, or where simt reaches it). */
 double simt_blas_load(int type, const void *p, int64_t i);
 void simt_blas_store(int type, void *p, int64_t i, double v);
 

@@ -8,7 +8,10 @@
  * table: each matrix a call reads or writes must lie inside one
  * allocation, as a kernel's accesses must, and one that does not is
  * reported like a kernel fault (the diagnostic, CUBLAS_STATUS_EXECUTION_
- * FAILED, and the sticky cudaErrorIllegalAddress). */
+ * FAILED, and the sticky cudaErrorIllegalAddress).  The checks and the
+ * records of what was written take addresses as the program knows them;
+ * the arithmetic reads and writes where simt reaches them
+ * (simt_mem_host). */
 #include "libs/blas.h"
 #include "check/hazard.h"
 
@@ -410,7 +413,7 @@ static bool operand_ok(const struct gemm_args *g, const char *name,
 				 "%s=%lld", name, i, (long long)rows,
 				 (long long)cols, ldname, (long long)x->ld);
 			simt_blas_extent(rows, cols, x->ld, 0, 1, &lo, &hi);
-			if (!simt_blas_range(g->fn, name, dims, x->ptrs[i],
+			if (!simt_blas_range(g->fn, name, dims, simt_blas_batch(x, i),
 					     lo * (int64_t)es, hi * (int64_t)es,
 					     write))
 				return false;
@@ -433,9 +436,7 @@ static void mark_written(const struct blas_mat *x, int64_t rows,
 	int i;
 
 	for (i = 0; i < batch; i++) {
-		const char *p = x->ptrs ? x->ptrs[i]
-			: (const char *)x->p + (int64_t)i * x->stride *
-			  (int64_t)es;
+		const char *p = simt_blas_batch(x, i);
 
 		if (x->ld == rows) {
 			simt_blas_extent(rows, cols, x->ld, 0, 1, &lo, &hi);
@@ -765,6 +766,29 @@ cublasStatus_t cublasGemmBatchedEx(
 
 /* ---- geam: C = alpha op(A) + beta op(B) ---- */
 
+/* The arithmetic of geam, on the matrices where simt reaches them.  In
+ * place (C == A with lda == ldc, or C == B) works column by column
+ * because each element reads only its own position. */
+static void geam_compute(int ta, int tb, int m, int n, float al,
+			 const float *A, int lda, float be, const float *B,
+			 int ldb, float *C, int ldc)
+{
+	int i, j;
+
+	for (j = 0; j < n; j++)
+		for (i = 0; i < m; i++) {
+			float v = 0;
+
+			if (al != 0)
+				v += al * A[ta == CUBLAS_OP_N ? i + (int64_t)j * lda
+							      : j + (int64_t)i * lda];
+			if (be != 0)
+				v += be * B[tb == CUBLAS_OP_N ? i + (int64_t)j * ldb
+							      : j + (int64_t)i * ldb];
+			C[i + (int64_t)j * ldc] = v;
+		}
+}
+
 cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 			   const float *alpha, const float *A, int lda,
 			   const float *beta, const float *B, int ldb,
@@ -779,7 +803,7 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 	cublasStatus_t st;
 	char dims[96];
 	int64_t lo, hi;
-	int i, j;
+	int j;
 
 	if (!handle_ok(h))
 		return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -829,22 +853,8 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, int ta, int tb, int m, int n,
 		simt_blas_order_mat(&bm, tb == CUBLAS_OP_N ? m : n,
 				    tb == CUBLAS_OP_N ? n : m, 1, false);
 	simt_blas_order_mat(&cm, m, n, 1, true);
-	/* In place (C == A with lda == ldc, or C == B) works column by
-	 * column because each element reads only its own position. */
-	for (j = 0; j < n; j++)
-		for (i = 0; i < m; i++) {
-			float v = 0;
-
-			if (al != 0)
-				v += (float)al * A[ta == CUBLAS_OP_N
-						   ? i + (int64_t)j * lda
-						   : j + (int64_t)i * lda];
-			if (be != 0)
-				v += (float)be * B[tb == CUBLAS_OP_N
-						   ? i + (int64_t)j * ldb
-						   : j + (int64_t)i * ldb];
-			C[i + (int64_t)j * ldc] = v;
-		}
+	geam_compute(ta, tb, m, n, (float)al, simt_mem_host(A), lda, (float)be,
+		     simt_mem_host(B), ldb, simt_mem_host(C), ldc);
 	for (j = 0; j < n; j++)
 		simt_mem_written(C + (int64_t)j * ldc, (uint64_t)m * 4);
 	simt_hz_op_end(lane);
@@ -897,7 +907,7 @@ static bool put_result(const char *fn, cublasHandle_t h, float *res, float v)
 				     "mode", res, 0, 4, true))
 			return false;
 		simt_hz_op_range(res, 4, true);
-		*res = v;
+		*(float *)simt_mem_host(res) = v;
 		simt_mem_written(res, 4);
 		return true;
 	}
@@ -919,6 +929,8 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 			      const float *x, int incx, float *y, int incy)
 {
 	const char *fn = "cublasSaxpy";
+	const float *hx = simt_mem_host(x);
+	float *hy = simt_mem_host(y);
 	cublasStatus_t st;
 	uint32_t lane;
 	double a;
@@ -940,7 +952,7 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha,
 	vec_order(y, n, incy, 4, false);
 	vec_order(y, n, incy, 4, true);
 	for (i = 0; i < n; i++)
-		y[vidx(i, n, incy)] += (float)a * x[vidx(i, n, incx)];
+		hy[vidx(i, n, incy)] += (float)a * hx[vidx(i, n, incx)];
 	for (i = 0; i < n; i++)
 		simt_mem_written(&y[vidx(i, n, incy)], 4);
 	simt_hz_op_end(lane);
@@ -953,6 +965,7 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 			     int incx, const float *y, int incy, float *result)
 {
 	const char *fn = "cublasSdot";
+	const float *hx = simt_mem_host(x), *hy = simt_mem_host(y);
 	cublasStatus_t st;
 	uint32_t lane;
 	double s = 0;
@@ -973,7 +986,7 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x,
 		vec_order(y, n, incy, 4, false);
 	}
 	for (i = 0; i < n; i++)
-		s += (double)x[vidx(i, n, incx)] * y[vidx(i, n, incy)];
+		s += (double)hx[vidx(i, n, incx)] * hy[vidx(i, n, incy)];
 	ok = put_result(fn, h, result, (float)s);
 	simt_hz_op_end(lane);
 	simt_unlock();
@@ -985,6 +998,7 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 			      int incx, float *result)
 {
 	const char *fn = "cublasSnrm2";
+	const float *hx = simt_mem_host(x);
 	cublasStatus_t st;
 	uint32_t lane;
 	double s = 0;
@@ -1003,7 +1017,7 @@ cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x,
 	if (n > 0 && incx > 0) {
 		vec_order(x, n, incx, 4, false);
 		for (i = 0; i < n; i++)
-			s += (double)x[(int64_t)i * incx] * x[(int64_t)i * incx];
+			s += (double)hx[(int64_t)i * incx] * hx[(int64_t)i * incx];
 		simt_blas_count(fn, 2.0 * n, false, 0);
 	}
 	ok = put_result(fn, h, result, (float)sqrt(s));
@@ -1016,6 +1030,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 			      float *x, int incx)
 {
 	const char *fn = "cublasSscal";
+	float *hx = simt_mem_host(x);
 	cublasStatus_t st;
 	uint32_t lane;
 	double a;
@@ -1035,7 +1050,7 @@ cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha,
 	vec_order(x, n, incx, 4, false);
 	vec_order(x, n, incx, 4, true);
 	for (i = 0; i < n; i++) {
-		x[(int64_t)i * incx] *= (float)a;
+		hx[(int64_t)i * incx] *= (float)a;
 		simt_mem_written(&x[(int64_t)i * incx], 4);
 	}
 	simt_hz_op_end(lane);
@@ -1048,6 +1063,8 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 			      int incx, float *y, int incy)
 {
 	const char *fn = "cublasScopy";
+	const float *hx = simt_mem_host(x);
+	float *hy = simt_mem_host(y);
 	cublasStatus_t st;
 	uint32_t lane;
 	int i;
@@ -1064,7 +1081,7 @@ cublasStatus_t cublasScopy_v2(cublasHandle_t h, int n, const float *x,
 	vec_order(x, n, incx, 4, false);
 	vec_order(y, n, incy, 4, true);
 	for (i = 0; i < n; i++) {
-		y[vidx(i, n, incy)] = x[vidx(i, n, incx)];
+		hy[vidx(i, n, incy)] = hx[vidx(i, n, incx)];
 		simt_mem_written(&y[vidx(i, n, incy)], 4);
 	}
 	simt_hz_op_end(lane);
@@ -1085,6 +1102,8 @@ static cublasStatus_t gemv(const char *fn, cublasHandle_t h, int trans, int m,
 	int xn = trans == CUBLAS_OP_N ? n : m, yn = trans == CUBLAS_OP_N ? m : n;
 	int type = es == 8 ? CUDA_R_64F : CUDA_R_32F;
 	struct blas_mat am = {type, A, NULL, lda, 0};
+	const void *hA = simt_mem_host(A), *hx = simt_mem_host(x);
+	void *hy = simt_mem_host(y);
 	cublasStatus_t st;
 	double al, be;
 	char dims[96];
@@ -1135,23 +1154,22 @@ static cublasStatus_t gemv(const char *fn, cublasHandle_t h, int trans, int m,
 				int64_t ai = trans == CUBLAS_OP_N ? i + (int64_t)j * lda
 								  : j + (int64_t)i * lda;
 
-				s += es == 8 ? ((const double *)A)[ai] *
-					       ((const double *)x)[vidx(j, xn, incx)]
-					     : (double)((const float *)A)[ai] *
-					       ((const float *)x)[vidx(j, xn, incx)];
+				s += es == 8 ? ((const double *)hA)[ai] *
+					       ((const double *)hx)[vidx(j, xn, incx)]
+					     : (double)((const float *)hA)[ai] *
+					       ((const float *)hx)[vidx(j, xn, incx)];
 			}
 		v = al * s;
 		if (es == 8) {
-			double *yp = &((double *)y)[vidx(i, yn, incy)];
+			double *yp = &((double *)hy)[vidx(i, yn, incy)];
 
 			*yp = be != 0 ? v + be * *yp : v;
-			simt_mem_written(yp, 8);
 		} else {
-			float *yp = &((float *)y)[vidx(i, yn, incy)];
+			float *yp = &((float *)hy)[vidx(i, yn, incy)];
 
 			*yp = (float)(be != 0 ? v + be * *yp : v);
-			simt_mem_written(yp, 4);
 		}
+		simt_mem_written((char *)y + vidx(i, yn, incy) * (int64_t)es, es);
 	}
 	simt_hz_op_end(lane);
 	simt_blas_count(fn, 2.0 * m * n, es == 8, 0);

@@ -246,6 +246,12 @@ static unsigned char *scratch(size_t n)
 	return simt_xmalloc(n ? n : 1);
 }
 
+/* Where simt reads byte `off` of a rank's send buffer (simt_mem_host). */
+static const unsigned char *sent(const struct nccl_post *p, size_t off)
+{
+	return (const unsigned char *)simt_mem_host(p->send) + off;
+}
+
 /* acc = the reduction over ranks 0..n-1 of `len` elements at byte offset
  * `off` of each rank's send buffer. */
 static void reduce_ranks(unsigned char *acc, struct nccl_post **ops, int n,
@@ -261,9 +267,10 @@ static void reduce_ranks(unsigned char *acc, struct nccl_post **ops, int n,
 		const struct nccl_redop *red = &ops[r]->red;
 		unsigned char *dst = r ? t : acc;
 
-		memcpy(dst, (const unsigned char *)ops[r]->send + off, bytes);
+		memcpy(dst, sent(ops[r], off), bytes);
 		if (red->premul)
-			premul(dst, len, type, red->dscalar ? red->dscalar : red->scalar);
+			premul(dst, len, type, red->dscalar ? simt_mem_host(red->dscalar)
+							    : red->scalar);
 		if (r)
 			combine(acc, t, len, type, red->base);
 	}
@@ -276,7 +283,7 @@ static void put(void *dst, const void *data, size_t n, const void *src_mark)
 {
 	if (!n)
 		return;
-	memmove(dst, data, n);
+	memmove(simt_mem_host(dst), data, n);
 	if (src_mark)
 		simt_mem_copied(dst, src_mark, n);
 	else
@@ -303,7 +310,7 @@ void simt_nccl_execute(struct nccl_post **ops, int n)
 		break;
 	case NK_BROADCAST:
 		t = scratch(S);
-		memcpy(t, ops[root]->send, S);
+		memcpy(t, sent(ops[root], 0), S);
 		for (r = 0; r < n; r++)
 			put(ops[r]->recv, t, S,
 			    ops[root]->send == ops[r]->recv ? NULL : ops[root]->send);
@@ -312,7 +319,7 @@ void simt_nccl_execute(struct nccl_post **ops, int n)
 	case NK_GATHER:
 		t = scratch(S * n);
 		for (j = 0; j < n; j++)
-			memcpy(t + j * S, ops[j]->send, S);
+			memcpy(t + j * S, sent(ops[j], 0), S);
 		for (r = 0; r < n; r++) {
 			if (p0->kind == NK_GATHER && r != root)
 				continue;
@@ -329,7 +336,7 @@ void simt_nccl_execute(struct nccl_post **ops, int n)
 		break;
 	case NK_SCATTER:
 		t = scratch(S * n);
-		memcpy(t, ops[root]->send, S * n);
+		memcpy(t, sent(ops[root], 0), S * n);
 		for (r = 0; r < n; r++)
 			put(ops[r]->recv, t + r * S, S, NULL);
 		break;
@@ -338,8 +345,7 @@ void simt_nccl_execute(struct nccl_post **ops, int n)
 		t = scratch(S * n * n);
 		for (r = 0; r < n; r++)
 			for (j = 0; j < n; j++)
-				memcpy(t + (r * n + j) * S,
-				       (const unsigned char *)ops[j]->send + r * S, S);
+				memcpy(t + (r * n + j) * S, sent(ops[j], r * S), S);
 		for (r = 0; r < n; r++)
 			put(ops[r]->recv, t + r * n * S, S * n, NULL);
 		break;
@@ -351,5 +357,5 @@ void simt_nccl_execute_p2p(struct nccl_post *send, struct nccl_post *recv)
 {
 	size_t S = send->count * simt_nccl_type_size(send->type);
 
-	put(recv->recv, send->send, S, send->send);
+	put(recv->recv, sent(send, 0), S, send->send);
 }

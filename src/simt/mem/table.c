@@ -7,7 +7,9 @@
  * is the runtime's business (runtime/memory.c). */
 #include "mem/mem.h"
 
+#include <execinfo.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +98,25 @@ int simt_mem_device(const void *p)
 	return al ? al->device : -1;
 }
 
+void simt_mem_origin(const void *p, const char *api, const void *site)
+{
+	struct simt_alloc *al = (struct simt_alloc *)(uintptr_t)
+		simt_mem_find((uint64_t)(uintptr_t)p, 1);
+	void *frames[16];
+	int n, i, k = 0;
+
+	if (!al || al->base != (uint64_t)(uintptr_t)p)
+		return;
+	al->api = api;
+	memset(al->site, 0, sizeof al->site);
+	al->site[0] = (uint64_t)(uintptr_t)site;
+	n = backtrace(frames, 16);
+	for (i = 0; i < n && frames[i] != site; i++)
+		;
+	for (; i < n && k < 3; i++)
+		al->site[k++] = (uint64_t)(uintptr_t)frames[i];
+}
+
 void simt_mem_touch(const struct simt_alloc *al, uint32_t base)
 {
 	if (al->kind == MEM_MANAGED || al->kind == MEM_HOST)
@@ -164,6 +185,58 @@ void simt_mem_describe_alloc(struct simt_buf *b, const struct simt_alloc *al)
 				kind_word(al));
 }
 
+/* The mapping of the process that a lies in, from /proc/self/maps:
+ * [*lo, *hi) and whether it may be read and written.  False when a is in
+ * none. */
+static bool mapping_of(uint64_t a, uint64_t *lo, uint64_t *hi, bool *r, bool *w)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512], perm[8];
+	unsigned long long s, e;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof line, f))
+		if (sscanf(line, "%llx-%llx %7s", &s, &e, perm) == 3 && a >= s && a < e) {
+			*lo = s;
+			*hi = e;
+			*r = perm[0] == 'r';
+			*w = perm[1] == 'w';
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+bool simt_mem_host_range(uint64_t a, uint64_t n, uint64_t *lo, uint64_t *hi,
+			 bool *writable)
+{
+	const struct simt_alloc *al;
+	bool readable;
+	size_t i;
+
+	/* without the arena, device memory is host memory too */
+	if (!simt_guard.size || simt_arena_has((const void *)(uintptr_t)a) ||
+	    simt_mem_find(a, 1) || !mapping_of(a, lo, hi, &readable, writable) ||
+	    !readable || *hi - a < n)
+		return false;
+	/* the pages of an allocation are its own: an access past its end
+	 * but in its last page is past the allocation, and the range stops
+	 * short of every allocation */
+	i = upper_bound(a);
+	if (i) {
+		al = &table[i - 1];
+		if (a - al->base < simt_page_round(al->size))
+			return false;
+		if (al->base + al->size > *lo)
+			*lo = al->base + simt_page_round(al->size);
+	}
+	if (i < ntable && table[i].base < *hi)
+		*hi = table[i].base;
+	return *hi - a >= n;
+}
+
 /* Whether an allocation may be named as the one an access missed:
  * variables and the parameter buffer only when the access is close. */
 static bool candidate(const struct simt_alloc *al, uint64_t dist)
@@ -175,8 +248,8 @@ void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 		       const char *what)
 {
 	const struct simt_alloc *below = NULL, *above = NULL, *f;
-	uint64_t fsize = 0, dist_below = UINT64_MAX, dist_above = UINT64_MAX;
-	bool was_freed;
+	uint64_t fsize = 0, dist_below = UINT64_MAX, dist_above = UINT64_MAX, lo, hi;
+	bool was_freed, rw;
 	size_t i;
 
 	if (a < 65536) {
@@ -192,6 +265,16 @@ void simt_mem_describe(struct simt_buf *b, uint64_t a, uint64_t n,
 				what, (unsigned long long)n,
 				(unsigned long long)(a - f->base),
 				(unsigned long long)fsize);
+		return;
+	}
+	if (simt_mem_host_range(a, 1, &lo, &hi, &rw)) {
+		simt_buf_printf(b, "invalid %s of %llu bytes: address 0x%llx is "
+				"host memory (not from cudaMalloc, "
+				"cudaMallocManaged or cudaHostAlloc), which a "
+				"kernel reaches only once it is registered with "
+				"cudaHostRegister (or with CUDALAB_SIMT_HMM=1, as "
+				"on a system with HMM)", what, (unsigned long long)n,
+				(unsigned long long)a);
 		return;
 	}
 	simt_buf_printf(b, "out-of-bounds %s of %llu bytes", what,

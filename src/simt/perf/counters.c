@@ -4,6 +4,7 @@
 #include "perf/counters.h"
 #include "base/device.h"
 
+#include <ctype.h>
 #include <pthread.h>
 
 #include <stddef.h>
@@ -29,6 +30,16 @@ static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Hazards found outside any kernel (simt_counters_add_hazards). */
 static uint64_t other_hazards;
+
+/* Copies between devices (simt_counters_peer_copy), by source and
+ * destination device: copies and bytes in all, and those staged through
+ * the host. */
+enum { PEER_COPIES, PEER_BYTES, PEER_STAGED, PEER_STAGED_BYTES, PEER_FIELDS };
+static const char *const peer_names[PEER_FIELDS] = {
+	"peer_copies", "peer_copy_bytes", "peer_copies_staged",
+	"peer_copy_bytes_staged",
+};
+static uint64_t peer[SIMT_MAX_GPUS][SIMT_MAX_GPUS][PEER_FIELDS];
 
 /* How many devices there are (simt_counters_init). */
 static int ndevices = 1;
@@ -86,6 +97,107 @@ void simt_counters_add(const char *kernel, const struct simt_counts *c,
 	pthread_mutex_unlock(&counters_lock);
 }
 
+void simt_counters_peer_copy(int src, int dst, uint64_t n, bool staged,
+			     bool first)
+{
+	uint64_t *c = peer[src][dst];
+
+	pthread_mutex_lock(&counters_lock);
+	c[PEER_COPIES] += first;
+	c[PEER_BYTES] += n;
+	if (staged) {
+		c[PEER_STAGED] += first;
+		c[PEER_STAGED_BYTES] += n;
+	}
+	pthread_mutex_unlock(&counters_lock);
+}
+
+/* The sum of field f over the pairs from src to dst (-1: any). */
+static uint64_t peer_sum(int f, int src, int dst)
+{
+	uint64_t sum = 0;
+	int s, d;
+
+	for (s = 0; s < SIMT_MAX_GPUS; s++)
+		for (d = 0; d < SIMT_MAX_GPUS; d++)
+			if ((src < 0 || s == src) && (dst < 0 || d == dst))
+				sum += peer[s][d][f];
+	return sum;
+}
+
+static void write_peer_fields(FILE *f, int src, int dst)
+{
+	int i;
+
+	for (i = 0; i < PEER_FIELDS; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", peer_names[i],
+			(unsigned long long)peer_sum(i, src, dst));
+}
+
+/* The copies between devices, when there were any: in all and per pair
+ * of devices that had one. */
+static void write_peer(FILE *f)
+{
+	const char *sep = "";
+	int s, d;
+
+	if (!peer_sum(PEER_COPIES, -1, -1))
+		return;
+	fputs(",\"peer_copies\":{", f);
+	write_peer_fields(f, -1, -1);
+	fputs(",\"pairs\":[", f);
+	for (s = 0; s < SIMT_MAX_GPUS; s++)
+		for (d = 0; d < SIMT_MAX_GPUS; d++) {
+			if (!peer[s][d][PEER_COPIES])
+				continue;
+			fprintf(f, "%s{\"src\":%d,\"dst\":%d,", sep, s, d);
+			write_peer_fields(f, s, d);
+			fputc('}', f);
+			sep = ",";
+		}
+	fputs("]}", f);
+}
+
+/* A device number after a dot at *s, which moves past it: the number,
+ * or -1 when there is none or it names no possible device. */
+static int dot_device(const char **s)
+{
+	int d = 0;
+
+	if (**s != '.' || !isdigit((unsigned char)(*s)[1]))
+		return -1;
+	for ((*s)++; isdigit((unsigned char)**s) && d < SIMT_MAX_GPUS; (*s)++)
+		d = d * 10 + (**s - '0');
+	return d < SIMT_MAX_GPUS ? d : -1;
+}
+
+/* cudalab_simt_counter for the copies between devices ("peer_copies",
+ * or "peer_copies.S.D" for one pair): 0 with *value set, -1 for a name
+ * that is none of theirs. */
+static int peer_counter(const char *name, unsigned long long *value)
+{
+	int f, src = -1, dst = -1;
+
+	for (f = 0; f < PEER_FIELDS; f++) {
+		size_t n = strlen(peer_names[f]);
+		const char *s = name + n;
+
+		if (strncmp(name, peer_names[f], n) != 0)
+			continue;
+		if (*s == '\0')
+			break;
+		if ((src = dot_device(&s)) >= 0 && (dst = dot_device(&s)) >= 0 &&
+		    *s == '\0')
+			break;
+	}
+	if (f == PEER_FIELDS)
+		return -1;
+	pthread_mutex_lock(&counters_lock);
+	*value = (unsigned long long)peer_sum(f, src, dst);
+	pthread_mutex_unlock(&counters_lock);
+	return 0;
+}
+
 static void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -115,7 +227,10 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 		"\"divergent_branches\":%llu,\"atomics\":%llu,\"barriers\":%llu,"
 		"\"local_loads\":%llu,\"local_stores\":%llu,"
 		"\"flops_f32\":%llu,\"flops_f64\":%llu,\"flops_f16\":%llu,"
-		"\"hazards\":%llu,\"blocks\":%llu",
+		"\"hazards\":%llu,\"blocks\":%llu,"
+		"\"global_atomics\":%llu,\"shared_atomics\":%llu,"
+		"\"global_atomic_conflicts\":%llu,\"shared_atomic_conflicts\":%llu,"
+		"\"global_load_bytes\":%llu,\"global_store_bytes\":%llu",
 		(unsigned long long)launches, (unsigned long long)c->thread_insts,
 		(unsigned long long)c->warp_insts, (unsigned long long)max_launch, seconds,
 		(unsigned long long)c->gld_req, (unsigned long long)c->gst_req,
@@ -128,7 +243,10 @@ static void write_fields(FILE *f, uint64_t launches, uint64_t max_launch, double
 		(unsigned long long)c->local_ld, (unsigned long long)c->local_st,
 		(unsigned long long)c->flops_f32, (unsigned long long)c->flops_f64,
 		(unsigned long long)c->flops_f16, (unsigned long long)c->hazards,
-		(unsigned long long)c->blocks);
+		(unsigned long long)c->blocks, (unsigned long long)c->gatom,
+		(unsigned long long)c->satom, (unsigned long long)c->gatom_conflicts,
+		(unsigned long long)c->satom_conflicts,
+		(unsigned long long)c->gld_bytes, (unsigned long long)c->gst_bytes);
 }
 
 /* With several devices: how many launches each had. */
@@ -191,6 +309,7 @@ static void write_counters(void)
 	fputc('}', f);
 	for (i = 0; i < (size_t)nsections; i++)
 		sections[i].json(f);
+	write_peer(f);
 	fputs("}\n", f);
 	fclose(f);
 }
@@ -220,6 +339,12 @@ static const struct {
 	{ "flops_f16", offsetof(struct simt_counts, flops_f16) },
 	{ "hazards", offsetof(struct simt_counts, hazards) },
 	{ "blocks", offsetof(struct simt_counts, blocks) },
+	{ "global_atomics", offsetof(struct simt_counts, gatom) },
+	{ "shared_atomics", offsetof(struct simt_counts, satom) },
+	{ "global_atomic_conflicts", offsetof(struct simt_counts, gatom_conflicts) },
+	{ "shared_atomic_conflicts", offsetof(struct simt_counts, satom_conflicts) },
+	{ "global_load_bytes", offsetof(struct simt_counts, gld_bytes) },
+	{ "global_store_bytes", offsetof(struct simt_counts, gst_bytes) },
 };
 
 int cudalab_simt_counter(const char *name, unsigned long long *value)
@@ -229,6 +354,8 @@ int cudalab_simt_counter(const char *name, unsigned long long *value)
 
 	if (!name || !value)
 		return -1;
+	if (strncmp(name, "peer_cop", 8) == 0)
+		return peer_counter(name, value);
 	for (f = 0; f < (size_t)nsections; f++)
 		if (strncmp(name, sections[f].prefix, strlen(sections[f].prefix)) == 0)
 			return sections[f].counter(name, value);

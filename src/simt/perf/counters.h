@@ -19,12 +19,23 @@ struct simt_counts {
 	uint64_t local_ld, local_st;
 	uint64_t hazards; /* occurrences of hazards (check/) */
 	uint64_t blocks;  /* blocks launched */
+	/* lane operations of atomics by the space they resolved to, and per
+	 * warp atomic its lanes beyond the first at each address */
+	uint64_t gatom, satom, gatom_conflicts, satom_conflicts;
+	uint64_t gld_bytes, gst_bytes; /* bytes the lanes asked for */
 };
 
 extern bool simt_counters_on;
 /* Hazard occurrences met outside kernels (copies, memsets, library calls
  * and the host's own accesses, see check/): in the total only. */
 void simt_counters_add_hazards(uint64_t n);
+/* A copy of n bytes from device src's memory to device dst's (src !=
+ * dst), by any copy path; staged: through the host, as a copy between
+ * devices with no peer access between them goes on a GPU.  A later part
+ * of a copy already counted (a slice of a 3D copy) has `first` false and
+ * adds its bytes only.  Counted whether or not counting is on. */
+void simt_counters_peer_copy(int src, int dst, uint64_t n, bool staged,
+			     bool first);
 /* Adds one launch of `kernel` on `device`. */
 void simt_counters_add(const char *kernel, const struct simt_counts *c,
 		       double seconds, int device);
@@ -42,7 +53,9 @@ void simt_counters_section(const char *prefix, void (*json)(FILE *f),
  * declares it weak): sets *value to the counter `name` (a key of the
  * counters JSON: "global_load_sectors", "shared_bank_conflicts", ...,
  * "launches") summed over every kernel launched so far, and returns 0; -1
- * for an unknown name.  The first call turns counting on when
+ * for an unknown name.  Copies between devices are "peer_copies",
+ * "peer_copy_bytes", "peer_copies_staged" and "peer_copy_bytes_staged",
+ * in all or, with ".S.D" after the name, from device S to device D.  The first call turns counting on when
  * CUDALAB_SIMT_COUNTERS did not, so counts start from there. */
 int cudalab_simt_counter(const char *name, unsigned long long *value);
 

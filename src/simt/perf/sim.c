@@ -184,8 +184,11 @@ void pm_code_deps(struct pm_code *c, struct pm_op *o, const uint32_t *dst,
 	o->dep = (uint32_t)c->nrows;
 	o->ndst = (uint8_t)ndst;
 	o->nsrc = (uint8_t)nsrc;
-	memcpy(c->rows + c->nrows, dst, (size_t)ndst * sizeof *dst);
-	memcpy(c->rows + c->nrows + ndst, src, (size_t)nsrc * sizeof *src);
+	/* an op without destinations (a store) or sources passes NULL */
+	if (ndst)
+		memcpy(c->rows + c->nrows, dst, (size_t)ndst * sizeof *dst);
+	if (nsrc)
+		memcpy(c->rows + c->nrows + ndst, src, (size_t)nsrc * sizeof *src);
 	c->nrows = need;
 }
 

@@ -316,6 +316,7 @@ struct simt_func {
 	bool sum_ok;
 	char *sum_bad;
 	uint32_t sum_shared;       /* static shared bytes */
+	bool *sum_shvars;          /* per module variable: used (shared) */
 	uint32_t sum_dyn_align;
 	bool sum_calls;
 	bool sum_recursive;
@@ -335,8 +336,10 @@ struct simt_var {
 	uint64_t size;
 	uint32_t align;
 	bool is_extern;    /* extern .shared: the dynamic shared window */
+	uint64_t shared_off; /* .shared: its offset in a block's window */
 	uint8_t *data;     /* storage of .global/.const variables */
 	void *alloc;       /* the allocation data lies in (aligned within it) */
+	size_t alloc_size; /* its size when it lies in the arena, else 0 */
 	uint8_t *init;     /* initial bytes (size) or NULL */
 	bool managed;
 };
@@ -403,6 +406,9 @@ struct simt_module {
 	 * report. */
 	uint8_t *ld_quiet;
 	uint32_t ncode_quiet;
+	/* Per instruction, whether it ran: only with CUDALAB_SIMT_OPS
+	 * (perf/ops.h), else NULL. */
+	uint8_t *ran;
 };
 
 /* What one instruction does to the registers whose reads are checked

@@ -2,6 +2,7 @@
  * variables (.global, .const, .shared with their initializers), the
  * local depot (.local) and parameters (.param). */
 #include "ptx/ptx_int.h"
+#include "mem/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -311,9 +312,18 @@ static int add_var(struct ptx_parser *ps, const struct vdecl *d)
 				 (unsigned long long)(PTX_MAX_DECL_BYTES >> 20));
 		}
 		ps->static_bytes += v->size;
-		/* zeroed by calloc, which leaves a large area untouched until
-		 * it is used; aligned by hand within it (al is a power of two) */
-		v->alloc = calloc(1, sz + al);
+		/* pages of its own in the arena, beside device memory and
+		 * away from the program's host memory (a kernel reaching past
+		 * the variable is then told from one reaching into host
+		 * memory), else zeroed by calloc, which leaves a large area
+		 * untouched until it is used; aligned by hand within it (al
+		 * is a power of two) */
+		v->alloc_size = simt_page_round(sz + al);
+		v->alloc = simt_arena_take(v->alloc_size, false);
+		if (!v->alloc) {
+			v->alloc_size = 0;
+			v->alloc = calloc(1, sz + al);
+		}
 		if (!v->alloc) {
 			free(v->name);
 			ptx_fail(ps, d->line, "out of memory for %.*s",

@@ -3,6 +3,7 @@
  * statements of a body, .version and .target, and simt_ptx_load, which
  * reads a whole module (simt_module_free undoes it). */
 #include "ptx/ptx_int.h"
+#include "mem/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -514,13 +515,17 @@ void simt_module_free(struct simt_module *mod)
 		free(f->bad);
 		free(f->callees);
 		free(f->shvars);
+		free(f->sum_shvars);
 		free(f->sum_bad);
 		free(f->uck_rows);
 	}
 	for (i = 0; i < mod->nvars; i++) {
 		struct simt_var *v = &mod->vars[i];
 
-		free(v->alloc);
+		if (v->alloc_size)
+			simt_arena_unmap(v->alloc, v->alloc_size);
+		else
+			free(v->alloc);
 		free(v->init);
 		free(v->name);
 	}
@@ -534,6 +539,7 @@ void simt_module_free(struct simt_module *mod)
 	free(mod->vars);
 	free(mod->code);
 	free(mod->runs);
+	free(mod->ran);
 	for (i = 0; i < (int)mod->nuck_row; i++)
 		free(mod->uck_name[i]);
 	free(mod->uck_name);

@@ -210,9 +210,11 @@ static void layout_shared(struct ptx_parser *ps, bool **uses)
 			dyn_off = end;
 	}
 	dyn_off = (dyn_off + dyn_align - 1) / dyn_align * dyn_align;
-	for (v = 0; v < nv; v++)
+	for (v = 0; v < nv; v++) {
 		if (mod->vars[v].space == SS_SHARED && mod->vars[v].is_extern)
 			off[v] = dyn_off;
+		mod->vars[v].shared_off = off[v];
+	}
 	for (k = 0; k < nf; k++) {
 		struct simt_func *f = &mod->funcs[k];
 
@@ -316,7 +318,7 @@ static void summarize_kernels(struct ptx_parser *ps)
 	}
 	layout_shared(ps, uses);
 	for (k = 0; k < nf; k++)
-		free(uses[k]);
+		mod->funcs[k].sum_shvars = uses[k];
 	free(uses);
 	free(seen);
 	free(state);

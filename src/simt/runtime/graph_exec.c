@@ -388,10 +388,12 @@ static cudaError_t run_copy(const struct copy_node *c)
 	cudaError_t e = cudaSuccess;
 	size_t z;
 
+	simt_copy_parts(true);
 	for (z = 0; e == cudaSuccess && z < c->depth; z++)
 		e = simt_copy2d(c->dst + z * c->dslice, c->dpitch,
 				c->src + z * c->sslice, c->spitch, c->width,
 				c->height, c->kind, &how);
+	simt_copy_parts(false);
 	return e;
 }
 
@@ -417,15 +419,16 @@ static cudaError_t run_set(const struct cudaMemsetParams *p)
 	simt_hz_op_begin(lane, false, how.api);
 	for (r = 0; r < p->height; r++) {
 		char *at = (char *)p->dst + r * pitch;
+		char *h = simt_mem_host(at);
 
 		simt_hz_op_range(at, row, true);
 		for (i = 0; i < p->width; i++) {
 			if (p->elementSize == 2) {
 				uint16_t v = (uint16_t)p->value;
 
-				memcpy(at + 2 * i, &v, 2);
+				memcpy(h + 2 * i, &v, 2);
 			} else {
-				memcpy(at + 4 * i, &p->value, 4);
+				memcpy(h + 4 * i, &p->value, 4);
 			}
 		}
 		simt_mem_written(at, row);

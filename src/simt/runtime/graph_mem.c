@@ -5,11 +5,13 @@
  * cudaFreeAsync, or by the next launch of an executable graph instantiated
  * with cudaGraphInstantiateFlagAutoFreeOnLaunch.
  *
- * simt reserves the address range when the node is added (inaccessible
- * pages) and, at each run of the node, maps it and puts it in the
- * allocation table as fresh device memory (nothing in it initialized, for
- * the hazard checks); freeing takes it out of the table again, so an
- * access afterwards is reported as one to a freed allocation.  The
+ * simt reserves the address range when the node is added (in the arena's
+ * guarded range, like all device memory, or a mapping of its own when
+ * there is no arena) and, at each run of the node, maps its pages and
+ * puts it in the allocation table as fresh device memory (nothing in it
+ * initialized, for the hazard checks); freeing gives the pages back and
+ * takes it out of the table again, so an access afterwards is reported as
+ * one to a freed allocation.  The
  * device's graph memory figures (cudaDeviceGetGraphMemAttribute) model
  * the physical memory CUDA's graph allocator holds: it grows to the most
  * bytes allocated at once and gives back what is not allocated at
@@ -25,13 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 struct simt_gmem {
 	struct simt_gmem *next;
 	uint32_t refs;              /* nodes naming it, and 1 while it exists */
 	char *base;
 	size_t size, span;
+	bool arena;                 /* reserved in the arena, else by mmap */
 	int device;
 	bool live;                  /* allocated: between its node's run and a free */
 	uint32_t free_nodes;        /* free nodes naming it */
@@ -40,6 +42,9 @@ struct simt_gmem {
 	struct cudaMemAccessDesc *descs;
 	size_t ndescs;
 	struct CUmemPoolHandle_st *access;
+	/* the call that made it and its return address (simt_mem_origin) */
+	const char *api;
+	const void *site;
 };
 
 static struct simt_gmem *gmems;
@@ -63,7 +68,8 @@ static void gmem_unref(struct simt_gmem *g)
 			*pp = g->next;
 			break;
 		}
-	munmap(g->base, g->span);
+	if (!g->arena)
+		munmap(g->base, g->span);
 	simt_pool_graph_drop(g->access);
 	free(g->descs);
 	free(g);
@@ -85,9 +91,24 @@ void simt_graph_mem_unref(const struct CUgraphNode_st *n)
 	simt_unlock();
 }
 
+/* Makes g's pages usable (zeroed when in the arena); false on failure. */
+static bool gmem_map(struct simt_gmem *g)
+{
+	return g->arena ? simt_arena_map(g->base, g->span)
+			: mprotect(g->base, g->span, PROT_READ | PROT_WRITE) == 0;
+}
+
+static void gmem_unmap(struct simt_gmem *g)
+{
+	if (g->arena)
+		simt_arena_unmap(g->base, g->span);
+	else
+		mprotect(g->base, g->span, PROT_NONE);
+}
+
 void simt_gmem_unmapped(struct simt_gmem *g)
 {
-	mprotect(g->base, g->span, PROT_NONE);
+	gmem_unmap(g);
 	g->live = false;
 	stat[g->device].live -= g->size;
 	gmem_unref(g);
@@ -109,10 +130,10 @@ static struct simt_gmem *gmem_at(const void *p)
 static cudaError_t gmem_new(const struct cudaMemAllocNodeParams *p,
 			    struct simt_gmem **out)
 {
-	long pg = sysconf(_SC_PAGESIZE);
 	struct simt_gmem *g;
 	size_t i, span;
 	void *base;
+	bool arena = true;
 	int d = p->poolProps.location.id;
 
 	if (p->poolProps.allocType != 1 || p->poolProps.location.type != 1 ||
@@ -129,17 +150,20 @@ static cudaError_t gmem_new(const struct cudaMemAllocNodeParams *p,
 		    (a->location.id == d && a->flags != 3))
 			return cudaErrorInvalidValue;
 	}
-	if (pg <= 0)
-		pg = 4096;
-	span = (p->bytesize + (size_t)pg - 1) & ~((size_t)pg - 1);
+	span = simt_page_round(p->bytesize);
 	if (span < p->bytesize || p->bytesize > simt_device()->prop.totalGlobalMem)
 		return cudaErrorMemoryAllocation;
-	base = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		    -1, 0);
-	if (base == MAP_FAILED)
-		return cudaErrorMemoryAllocation;
+	base = simt_arena_reserve(span, true);
+	if (!base) {
+		arena = false;
+		base = mmap(NULL, span, PROT_NONE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (base == MAP_FAILED)
+			return cudaErrorMemoryAllocation;
+	}
 	g = simt_xcalloc(1, sizeof *g);
 	g->base = base;
+	g->arena = arena;
 	g->size = p->bytesize;
 	g->span = span;
 	g->device = d;
@@ -186,6 +210,16 @@ cudaError_t simt_graph_mem_free_fill(struct CUgraphNode_st *n, void *dptr)
 	g->refs++;
 	n->u.mem = g;
 	return cudaSuccess;
+}
+
+void simt_graph_mem_origin(const void *dptr, const char *api, const void *site)
+{
+	struct simt_gmem *g = gmem_at(dptr);
+
+	if (g) {
+		g->api = api;
+		g->site = site;
+	}
 }
 
 bool simt_graph_mem_any(const struct CUgraph_st *g)
@@ -236,10 +270,19 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
 				     size_t numDependencies,
 				     struct cudaMemAllocNodeParams *nodeParams)
 {
+	cudaError_t e;
+
 	if (!nodeParams)
 		return fail(cudaErrorInvalidValue);
-	return add_mem_node(pGraphNode, graph, pDependencies, numDependencies,
-			    cudaGraphNodeTypeMemAlloc, fill_alloc, nodeParams);
+	e = add_mem_node(pGraphNode, graph, pDependencies, numDependencies,
+			 cudaGraphNodeTypeMemAlloc, fill_alloc, nodeParams);
+	if (e == cudaSuccess) {
+		simt_lock();
+		simt_graph_mem_origin(nodeParams->dptr, "cudaGraphAddMemAllocNode",
+				      __builtin_return_address(0));
+		simt_unlock();
+	}
+	return e;
 }
 
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -291,12 +334,13 @@ cudaError_t simt_graph_mem_run(const struct CUgraphNode_st *n)
 			simt_warn("a graph's allocation node at %p ran while its "
 				  "allocation was still allocated", (void *)g->base);
 			e = cudaErrorInvalidValue;
-		} else if (mprotect(g->base, g->span, PROT_READ | PROT_WRITE) != 0 ||
+		} else if (!gmem_map(g) ||
 			   !simt_mem_place(g->base, g->size, g->device, g)) {
-			mprotect(g->base, g->span, PROT_NONE);
+			gmem_unmap(g);
 			e = cudaErrorMemoryAllocation;
 		} else {
 			simt_mem_set_pool(g->base, g->access);
+			simt_mem_origin(g->base, g->api, g->site);
 			simt_pool_took(g->access, g->size);
 			g->live = true;
 			g->refs++;

@@ -21,6 +21,32 @@ static uint64_t launch_count;
 static uint8_t *heap;
 static uint64_t heap_size;
 
+/* The memory of simt's own that kernels address (the parameter buffer,
+ * the device heap, a cooperative launch's grid workspace) lies in the
+ * arena, beside device memory and away from the program's own host
+ * memory: a kernel reaching past it is then told from one reaching into
+ * host memory (mem/table.c).  From the C heap when there is no arena.
+ * Launches run one at a time (under simt_lock), so one parameter buffer
+ * and one workspace serve them all. */
+static uint8_t *params, *grid_ws;
+static size_t params_cap;
+
+/* n zeroed bytes of simt's own; own_give gives them back. */
+static uint8_t *own_take(size_t n)
+{
+	uint8_t *p = simt_arena_take(simt_page_round(n), false);
+
+	return p ? p : simt_xcalloc(1, n);
+}
+
+static void own_give(uint8_t *p, size_t n)
+{
+	if (simt_arena_has(p))
+		simt_arena_unmap(p, simt_page_round(n));
+	else
+		free(p);
+}
+
 /* Checks a launch's configuration against the device and the kernel;
  * on failure *why says what is wrong, in the learner's terms. */
 static cudaError_t check_config(const struct simt_launch_req *req,
@@ -99,7 +125,12 @@ static cudaError_t coop_check(const struct simt_launch_req *req, uint32_t dyn)
  * kernel addresses, made for the launch and freed after it. */
 static void grid_ws_make(struct launch_state *L)
 {
-	struct grid_workspace *ws = simt_xcalloc(1, sizeof *ws);
+	struct grid_workspace *ws;
+
+	if (!grid_ws)
+		grid_ws = own_take(sizeof *ws);
+	ws = (struct grid_workspace *)(void *)grid_ws;
+	memset(ws, 0, sizeof *ws);
 
 	/* The driver's own value of `size` is not documented and nothing
 	 * reads it; simt stores the workspace's size. */
@@ -110,10 +141,7 @@ static void grid_ws_make(struct launch_state *L)
 
 static void grid_ws_free(struct launch_state *L)
 {
-	void *ws = (void *)(uintptr_t)L->grid_ws;
-
-	simt_mem_untrack(ws);
-	free(ws);
+	simt_mem_untrack((void *)(uintptr_t)L->grid_ws);
 	L->grid_ws = 0;
 }
 
@@ -160,10 +188,21 @@ static void flush_output(struct launch_state *L)
 			  "(cudaLimitPrintfFifoSize)", simt_printf_fifo);
 }
 
+/* The parameter buffer, filled for a launch of fn. */
 static uint8_t *pack_params(const struct simt_func *fn, void **args)
 {
-	uint8_t *buf = simt_xcalloc(1, fn->kparam_size ? fn->kparam_size : 1);
+	size_t n = fn->kparam_size ? fn->kparam_size : 1;
+	uint8_t *buf;
 	int i;
+
+	if (n > params_cap) {
+		if (params)
+			own_give(params, params_cap);
+		params_cap = n < 65536 ? 65536 : n;
+		params = own_take(params_cap);
+	}
+	buf = params;
+	memset(buf, 0, n);
 
 	for (i = 0; i < fn->nparams; i++)
 		if (args && args[i])
@@ -268,11 +307,12 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 		       "kernel parameters", true);
 	if (uses_malloc(req->mod) && !heap) {
 		heap_size = simt_heap_limit;
-		heap = simt_xcalloc(1, heap_size);
+		heap = own_take(heap_size);
 		simt_mem_track(heap, heap_size, MEM_SYMBOL, "device heap", false);
 	}
 	L.heap = heap;
 	L.heap_size = heap_size;
+	L.hmm = simt_device()->prop.pageableMemoryAccess != 0;
 	L.printf_fifo = simt_printf_fifo;
 	L.gridid = ++launch_count;
 	t0 = simt_now();
@@ -287,7 +327,6 @@ cudaError_t simt_launch(const struct simt_launch_req *req)
 	}
 	flush_output(&L);
 	simt_mem_untrack(L.kparams);
-	free(L.kparams);
 	if (L.pm) {
 		struct pm_result pr;
 

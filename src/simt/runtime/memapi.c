@@ -1,7 +1,9 @@
 /* Memory management and copies of the runtime API.  Device memory is host
- * memory tracked by memory.c; copies check that the device side of a copy
- * lies inside one allocation, as the CUDA runtime does, and complete before
- * returning (so every *Async variant is synchronous). */
+ * memory tracked by memory.c, which the program knows at addresses the
+ * host cannot touch: copies and sets reach it through simt_mem_host.
+ * Copies check that the device side of a copy lies inside one
+ * allocation, as the CUDA runtime does, and complete before returning (so
+ * every *Async variant is synchronous). */
 #include "runtime/runtime.h"
 #include "check/hazard.h"
 #include "check/order.h"
@@ -64,9 +66,22 @@ static cudaError_t alloc(void **ptr, size_t size, int kind, unsigned flags,
 	return alloc_on(ptr, size, kind, flags, sync, simt_current_device());
 }
 
+cudaError_t simt_mem_made(cudaError_t e, void *const *ptr, const char *api,
+			  const void *site)
+{
+	if (e == cudaSuccess && ptr && *ptr) {
+		simt_lock();
+		simt_mem_origin(*ptr, api, site);
+		simt_graph_mem_origin(*ptr, api, site);
+		simt_unlock();
+	}
+	return e;
+}
+
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-	return alloc(devPtr, size, MEM_DEVICE, 0, true);
+	return simt_mem_made(alloc(devPtr, size, MEM_DEVICE, 0, true), devPtr,
+			     "cudaMalloc", SIMT_CALLER);
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned flags)
@@ -115,8 +130,9 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
 
 	if (simt_capture_live && devPtr && size && simt_stream_valid(stream) &&
 	    simt_capture_malloc(devPtr, size, simt_stream_device(stream), stream, &e))
-		return e;
-	return simt_pool_malloc_async(devPtr, size, stream);
+		return simt_mem_made(e, devPtr, "cudaMallocAsync", SIMT_CALLER);
+	return simt_mem_made(simt_pool_malloc_async(devPtr, size, stream), devPtr,
+			     "cudaMallocAsync", SIMT_CALLER);
 }
 
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
@@ -130,7 +146,7 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
 	e = alloc(devPtr, p * height, MEM_DEVICE, 0, true);
 	if (e == cudaSuccess)
 		*pitch = p;
-	return e;
+	return simt_mem_made(e, devPtr, "cudaMallocPitch", SIMT_CALLER);
 }
 
 static cudaError_t release(void *p, int kind, bool sync)
@@ -418,7 +434,8 @@ static cudaError_t copy1d(void *dst, const void *src, size_t count,
 		simt_hz_op_range(src, count, false);
 		simt_hz_op_range(dst, count, true);
 		simt_mem_copied(dst, src, count);
-		memmove(dst, src, count);
+		memmove(simt_mem_host(dst), simt_mem_host(src), count);
+		simt_peer_copy_note(dst, src, count);
 		simt_hz_op_end(lane);
 		simt_tl_copy(lane, dst, src, count, !how->async);
 	}
@@ -511,10 +528,11 @@ cudaError_t simt_copy2d(void *dst, size_t dpitch, const void *src,
 		simt_hz_op_range((char *)dst + r * dpitch, width, true);
 		simt_mem_copied((char *)dst + r * dpitch,
 				(const char *)src + r * spitch, width);
-		memmove((char *)dst + r * dpitch, (const char *)src + r * spitch,
-			width);
+		memmove(simt_mem_host((char *)dst + r * dpitch),
+			simt_mem_host((const char *)src + r * spitch), width);
 	}
 	if (e == cudaSuccess) {
+		simt_peer_copy_note(dst, src, (uint64_t)width * height);
 		simt_hz_op_end(lane);
 		simt_tl_copy(lane, dst, src, (uint64_t)width * height, !how->async);
 	}
@@ -564,7 +582,7 @@ static cudaError_t set1d(void *devPtr, int value, size_t count,
 	}
 	lane = op_open(how, devPtr, NULL);
 	simt_hz_op_range(devPtr, count, true);
-	memset(devPtr, value, count);
+	memset(simt_mem_host(devPtr), value, count);
 	simt_mem_written(devPtr, count);
 	simt_hz_op_end(lane);
 	simt_tl_set(lane, devPtr, count);
@@ -614,7 +632,7 @@ cudaError_t simt_set2d(void *devPtr, size_t pitch, int value, size_t width,
 	lane = op_open(how, devPtr, NULL);
 	for (r = 0; r < height; r++) {
 		simt_hz_op_range((char *)devPtr + r * pitch, width, true);
-		memset((char *)devPtr + r * pitch, value, width);
+		memset(simt_mem_host((char *)devPtr + r * pitch), value, width);
 		simt_mem_written((char *)devPtr + r * pitch, width);
 	}
 	simt_hz_op_end(lane);
@@ -681,7 +699,7 @@ static cudaError_t to_symbol(const void *symbol, const void *src,
 		return fail(cudaErrorInvalidValue);
 	simt_lock();
 	if (count)
-		memmove(p + offset, src, count);
+		memmove(p + offset, simt_mem_host(src), count);
 	simt_unlock();
 	return cudaSuccess;
 }
@@ -704,7 +722,7 @@ static cudaError_t from_symbol(void *dst, const void *symbol, size_t count,
 		return fail(cudaErrorInvalidValue);
 	simt_lock();
 	if (count)
-		memmove(dst, p + offset, count);
+		memmove(simt_mem_host(dst), p + offset, count);
 	simt_unlock();
 	return cudaSuccess;
 }

@@ -12,25 +12,16 @@
 
 #define MMAP_MIN (1u << 20)
 
-/* Device, managed and pinned memory is placed in one reserved range of
- * address space, in order and never reused: each allocation has pages of
- * its own, followed by a gap that nothing is mapped in, as large as the
- * allocation and at least GAP_MIN.  An index that runs past the end of
- * one allocation (or before its start) then lands outside every
- * allocation, where the bounds check reports it, instead of inside the
- * next one, where it would corrupt another buffer silently; a pointer
- * used after its free stays outside too.  When the range cannot be
- * reserved or is used up, allocations come from malloc and mmap.
- * Managed and pinned memory that hostsync.c protects page by page while
- * the checks are on gets mappings of its own instead: changing the
- * protection of pages inside one huge mapping costs far more. */
-#define ARENA_BYTES (4ull << 40)
-#define GAP_MIN ((uint64_t)1 << 20)
-
-static uint8_t *arena;
-static uint64_t arena_next = GAP_MIN;
-static bool arena_tried;
-static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Device, managed and pinned memory is placed in the arena (mem/arena.c):
+ * pages of its own, then a gap, never reused, device memory where the
+ * host cannot touch it.  When the arena cannot be made or is used up,
+ * allocations come from malloc and mmap.  Managed and pinned memory that
+ * hostsync.c protects page by page while the checks are on gets mappings
+ * of its own instead (changing the protection of pages inside one huge
+ * mapping costs far more), each followed by a gap of OWN_GAP bytes that
+ * no access may reach, so that an overrun is still told from the host's
+ * own memory. */
+#define OWN_GAP ((size_t)1 << 16)
 
 /* Device and managed bytes allocated on each device. */
 static uint64_t used_bytes[SIMT_MAX_GPUS];
@@ -120,41 +111,20 @@ static void enter(struct simt_alloc *al)
 		used_bytes[al->ctx] += (al->size + 255) / 256 * 256;
 }
 
-static size_t page_round(uint64_t n)
+/* round bytes of zeroed memory of its own (a multiple of the page
+ * size), with OWN_GAP inaccessible bytes after it; NULL on failure. */
+static void *own_map(size_t round)
 {
-	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint8_t *p = mmap(NULL, round + OWN_GAP, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
-	return (size_t)((n + pg - 1) / pg * pg);
-}
-
-/* round bytes (a multiple of the page size) of zeroed memory from the
- * arena, or NULL.  Called with arena_lock held. */
-static void *arena_take(size_t round)
-{
-	uint64_t gap = round > GAP_MIN ? page_round(round) : GAP_MIN;
-	uint8_t *p;
-
-	if (!arena_tried) {
-		void *r = mmap(NULL, ARENA_BYTES, PROT_NONE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-		arena_tried = true;
-		arena = r == MAP_FAILED ? NULL : r;
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0) {
+		munmap(p, round + OWN_GAP);
+		return NULL;
 	}
-	if (!arena || round > ARENA_BYTES - arena_next ||
-	    gap > ARENA_BYTES - arena_next - round)
-		return NULL;
-	p = arena + arena_next;
-	if (mprotect(p, round, PROT_READ | PROT_WRITE) != 0)
-		return NULL;
-	arena_next += round + gap;
 	return p;
-}
-
-static bool in_arena(const void *p)
-{
-	return arena && (const uint8_t *)p >= arena &&
-	       (const uint8_t *)p < arena + ARENA_BYTES;
 }
 
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
@@ -171,16 +141,13 @@ void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int ctx)
 	if ((kind == MEM_DEVICE || kind == MEM_MANAGED) && !fits(ctx, size))
 		return NULL;
 	if (own)
-		round = (round + 4095) & ~(size_t)4095;
-	pthread_mutex_lock(&arena_lock);
-	p = own ? NULL : arena_take(page_round(round));   /* see ARENA_BYTES */
-	pthread_mutex_unlock(&arena_lock);
+		round = simt_page_round(round);
+	p = own ? NULL : simt_arena_take(simt_page_round(round), kind == MEM_DEVICE);
 	if (p) {
 		al.arena = true;
 	} else if (round >= MMAP_MIN || own) {
-		p = mmap(NULL, round, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p == MAP_FAILED)
+		p = own_map(simt_page_round(round));
+		if (!p)
 			return NULL;
 		al.mmapped = true;
 	} else {
@@ -222,14 +189,11 @@ int simt_mem_free(void *p, int kind)
 	simt_mem_freed(&al);
 	if (al.gmem) {
 		simt_gmem_unmapped(al.gmem);
-	} else if (al.arena && in_arena(p)) {
-		/* the pages go back; the addresses stay unmapped, never reused */
-		size_t n = page_round((al.size + 255) / 256 * 256);
-
-		madvise(p, n, MADV_DONTNEED);
-		mprotect(p, n, PROT_NONE);
+	} else if (al.arena) {
+		/* the pages go back; the addresses stay unusable, never reused */
+		simt_arena_unmap(p, simt_page_round((al.size + 255) / 256 * 256));
 	} else if (al.mmapped)
-		munmap(p, (al.size + 255) / 256 * 256);
+		munmap(p, simt_page_round((al.size + 255) / 256 * 256) + OWN_GAP);
 	else
 		free(p);
 	return 0;

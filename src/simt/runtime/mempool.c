@@ -314,9 +314,11 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
 		if (d < 0)
 			return fail(cudaErrorInvalidValue);
 		if (simt_capture_malloc(ptr, size, d, stream, &e))
-			return e;
+			return simt_mem_made(e, ptr, "cudaMallocFromPoolAsync",
+					     SIMT_CALLER);
 	}
-	return pool_alloc(ptr, size, pool, stream);
+	return simt_mem_made(pool_alloc(ptr, size, pool, stream), ptr,
+			     "cudaMallocFromPoolAsync", SIMT_CALLER);
 }
 
 /* ---- pools ---- */

@@ -1,6 +1,9 @@
 /* Entry points of programs built with --default-stream per-thread: nvcc
- * then calls the _ptds/_ptsz variants of the runtime functions.  simt runs
- * everything in order on one device, so each is the plain function. */
+ * then calls the _ptds/_ptsz variants of the runtime functions.  Each is
+ * the plain function with the calling thread's per-thread default stream
+ * where the plain one would use the legacy stream, so that the stream
+ * order (check/order.h) sees CUDA's rules for it: it synchronises with
+ * the legacy stream only, not with other blocking streams. */
 #include "runtime/runtime.h"
 
 /* In these programs stream 0 names the per-thread default stream. */
@@ -9,34 +12,45 @@ static cudaStream_t pt(cudaStream_t s)
 	return s ? s : (cudaStream_t)2;
 }
 
+/* A synchronous call issues its work to the per-thread default stream. */
+#define PER_THREAD(call)                                                \
+	do {                                                            \
+		cudaError_t e_;                                         \
+									\
+		simt_null_stream_per_thread(true);                      \
+		e_ = (call);                                            \
+		simt_null_stream_per_thread(false);                     \
+		return e_;                                              \
+	} while (0)
+
 cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-	return cudaMemcpy(dst, src, count, kind);
+	PER_THREAD(cudaMemcpy(dst, src, count, kind));
 }
 
 cudaError_t cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
-	return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+	PER_THREAD(cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind));
 }
 
 cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-	return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+	PER_THREAD(cudaMemcpyFromSymbol(dst, symbol, count, offset, kind));
 }
 
 cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-	return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+	PER_THREAD(cudaMemcpyToSymbol(symbol, src, count, offset, kind));
 }
 
 cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
 {
-	return cudaMemset(devPtr, value, count);
+	PER_THREAD(cudaMemset(devPtr, value, count));
 }
 
 cudaError_t cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height)
 {
-	return cudaMemset2D(devPtr, pitch, value, width, height);
+	PER_THREAD(cudaMemset2D(devPtr, pitch, value, width, height));
 }
 
 cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
@@ -66,18 +80,27 @@ cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *
 
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
-	return cudaLaunchKernelExC(config, func, args);
+	cudaLaunchConfig_t c;
+
+	if (!config)
+		return cudaLaunchKernelExC(config, func, args);
+	c = *config;
+	c.stream = pt(c.stream);
+	return cudaLaunchKernelExC(&c, func, args);
 }
 
 cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream)
 {
-	return cudaMallocAsync(devPtr, size, pt(stream));
+	/* the program's call is this one */
+	return simt_mem_made(cudaMallocAsync(devPtr, size, pt(stream)), devPtr,
+			     "cudaMallocAsync", SIMT_CALLER);
 }
 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
 					 cudaMemPool_t pool, cudaStream_t stream)
 {
-	return cudaMallocFromPoolAsync(ptr, size, pool, pt(stream));
+	return simt_mem_made(cudaMallocFromPoolAsync(ptr, size, pool, pt(stream)),
+			     ptr, "cudaMallocFromPoolAsync", SIMT_CALLER);
 }
 
 cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned flags, cudaStream_t stream)

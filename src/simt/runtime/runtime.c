@@ -176,6 +176,32 @@ bool simt_peer_enabled(int from, int to)
 	return from == to || peer[from][to];
 }
 
+bool simt_peer_copy_direct(int src, int dst)
+{
+	return peer[src][dst] || peer[dst][src];
+}
+
+/* Set while a copy runs in parts (simt_copy_parts): 1 until its first
+ * part between devices is counted, then 2. */
+static _Thread_local int copy_parts;
+
+void simt_copy_parts(bool on)
+{
+	copy_parts = on;
+}
+
+void simt_peer_copy_note(const void *dst, const void *src, uint64_t n)
+{
+	int sd = simt_mem_device(src), dd = simt_mem_device(dst);
+	bool first = copy_parts != 2;
+
+	if (sd < 0 || dd < 0 || sd == dd || !n)
+		return;
+	if (copy_parts)
+		copy_parts = 2;
+	simt_counters_peer_copy(sd, dd, n, !simt_peer_copy_direct(sd, dd), first);
+}
+
 static bool valid_device(int d)
 {
 	simt_init();
@@ -685,11 +711,29 @@ void simt_stream_lane_sub(cudaStream_t s, uint32_t lane)
 	sub_lane = lane;
 }
 
+/* The calling thread's per-thread default stream on each device: its
+ * lane + 1, or 0 before the thread first uses it. */
+static _Thread_local uint32_t per_thread_lane[SIMT_MAX_GPUS];
+/* While set, stream 0 names the per-thread default stream (ptsz.c). */
+static _Thread_local bool null_per_thread;
+
+void simt_null_stream_per_thread(bool on)
+{
+	null_per_thread = on;
+}
+
 uint32_t simt_stream_lane_on(cudaStream_t s, int device)
 {
+	uintptr_t v = (uintptr_t)s;
+
 	if (sub_lane != UINT32_MAX && s == sub_stream)
 		return sub_lane;
-	return (uintptr_t)s <= 2 ? simt_order_default_lane(device) : s->lane;
+	if (v == 2 || (v == 0 && null_per_thread)) {
+		if (!per_thread_lane[device])
+			per_thread_lane[device] = simt_order_per_thread_lane(device) + 1;
+		return per_thread_lane[device] - 1;
+	}
+	return v <= 1 ? simt_order_default_lane(device) : s->lane;
 }
 
 /* The per-thread default stream's capture state is the thread's own. */

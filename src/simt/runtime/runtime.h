@@ -19,6 +19,14 @@
 void *simt_mem_alloc(size_t size, int kind, unsigned flags);
 void *simt_mem_alloc_on(size_t size, int kind, unsigned flags, int d);
 int simt_mem_free(void *p, int kind);
+/* After an allocation call `api` that returned e with the allocation in
+ * *ptr (memapi.c): records the call and `site`, its return address into
+ * the program (SIMT_CALLER, taken in the function the program called),
+ * for the report of host code touching the memory (mem/guard.c).
+ * Returns e. */
+cudaError_t simt_mem_made(cudaError_t e, void *const *ptr, const char *api,
+			  const void *site);
+#define SIMT_CALLER __builtin_return_address(0)
 /* Marks allocation p as one of pool's (mempool.c). */
 void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool);
 /* Puts size bytes at p (mapped by the caller) in the table as device
@@ -27,6 +35,10 @@ void simt_mem_set_pool(void *p, struct CUmemPoolHandle_st *pool);
 bool simt_mem_place(void *p, size_t size, int d, struct simt_gmem *g);
 /* graph_mem.c: the allocation of g was freed (by any call). */
 void simt_gmem_unmapped(struct simt_gmem *g);
+/* Records the call that made graph allocation dptr and its return
+ * address, given to the allocation each time it is made
+ * (simt_mem_origin); nothing when dptr is none.  simt_lock held. */
+void simt_graph_mem_origin(const void *dptr, const char *api, const void *site);
 
 /* ---- memory pools (mempool.c); simt_lock held unless said ---- */
 
@@ -80,6 +92,17 @@ int simt_current_device(void);
 /* Whether kernels on device `from` may access memory of device `to`
  * (the same device, or peer access enabled). */
 bool simt_peer_enabled(int from, int to);
+/* Whether a copy between the memories of two distinct devices goes
+ * directly, device to device: peer access is enabled between them, in
+ * either direction.  Without it CUDA stages the copy through the host. */
+bool simt_peer_copy_direct(int src, int dst);
+/* A copy of n bytes from src to dst was made (simt_lock held): when the
+ * two sides are memory of two different devices, it counts as a peer
+ * copy, staged or direct (perf/counters.h).  Between simt_copy_parts(true)
+ * and (false), the calls are parts of one copy (the slices of a 3D
+ * copy): only the first counts a copy, all count their bytes. */
+void simt_peer_copy_note(const void *dst, const void *src, uint64_t n);
+void simt_copy_parts(bool on);
 /* The device stream s belongs to (the current one for the default
  * streams); s must be a valid handle. */
 int simt_stream_device(cudaStream_t s);
@@ -93,6 +116,10 @@ uint32_t simt_stream_lane_on(cudaStream_t s, int device);
 /* While lane is not UINT32_MAX, the calling thread's operations on
  * stream s are issued to lane instead of the stream's (a graph node's). */
 void simt_stream_lane_sub(cudaStream_t s, uint32_t lane);
+/* While on, the calling thread's stream 0 is its per-thread default
+ * stream, as in the synchronous calls of a program built with
+ * --default-stream per-thread; off, the legacy one. */
+void simt_null_stream_per_thread(bool on);
 
 /* ---- runtime state (runtime.c) ---- */
 

@@ -347,14 +347,13 @@ static cudaError_t copy3d(const struct cudaMemcpy3DParms *p, bool async,
 			    width);
 	if (e != cudaSuccess)
 		return fail(e);
-	for (z = 0; z < p->extent.depth; z++) {
+	simt_copy_parts(true);
+	for (z = 0; e == cudaSuccess && z < p->extent.depth; z++)
 		e = copy2d(d.p + z * d.slice, d.pitch, s.p + z * s.slice,
 			   s.pitch, width, p->extent.height, p->kind, async,
 			   stream);
-		if (e != cudaSuccess)
-			return e;
-	}
-	return cudaSuccess;
+	simt_copy_parts(false);
+	return e;
 }
 
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
@@ -515,6 +514,7 @@ static cudaError_t resource_of(struct texobj *t,
 		t->pitch = a->pitch;
 		t->slice = a->slice;
 		t->span = a->slice * a->d * a->layers;
+		t->host = simt_mem_host(t->base);
 		return cudaSuccess;
 	case cudaResourceTypeLinear:
 		if (!format_of(&r->res.linear.desc, &t->fmt))
@@ -547,6 +547,7 @@ static cudaError_t resource_of(struct texobj *t,
 	if (!t->w || !t->base ||
 	    !simt_mem_find((uint64_t)(uintptr_t)t->base, t->span))
 		return cudaErrorInvalidValue;
+	t->host = simt_mem_host(t->base);
 	return cudaSuccess;
 }
 

@@ -267,7 +267,7 @@ void simt_tl_copy(uint32_t lane, void *dst, const void *src, uint64_t bytes,
 	sk = side(src, &sd);
 	if (dk == 2 && sk == 2)
 		transfer(lane, sd, dd == sd ? D2D
-			 : simt_peer_enabled(dd, sd) || simt_peer_enabled(sd, dd) ? PEER
+			 : simt_peer_copy_direct(sd, dd) ? PEER
 			 : STAGED, bytes, false);
 	else if (dk == 2)
 		transfer(lane, dd, sk ? H2D : H2D_PAGEABLE, bytes, sync);
