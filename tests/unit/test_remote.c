@@ -92,8 +92,7 @@ Test(remote, bad_requests_are_refused_with_a_reason)
  * within its own cap of 16 MiB and every byte of the file is there. */
 Test(remote, a_file_over_four_mib_is_refused)
 {
-	static const char head[] = "cudalab-remote 1\nmode check\nexercise a\nseed -1\n"
-				   "timeout 0\nfile source/k.cu 4194305\n";
+	static const char head[] = CHECK_HEAD "file source/k.cu 4194305\n";
 	size_t size = (4u << 20) + 1, n = sizeof head - 1;
 	char *text = malloc(n + size + 5), *error = NULL;
 	struct run_remote_request rq;
