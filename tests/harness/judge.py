@@ -8,8 +8,10 @@ process's CUDALAB_RESULT_FD and writes the result there; the worker (the
 harness linked with the file under test) gets the counters file named by
 CUDALAB_SIMT_COUNTERS and this process's stdout and stderr, the checker
 neither (its output goes to stderr, prefixed).  Exits with the checker's
-status; a worker killed by a signal makes it 2 when the checker said 0."""
+status, or dies of the worker's signal when the worker died of one (cudalab
+then says "killed by SIG...": a runtime_error)."""
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -30,7 +32,11 @@ def main():
     b.close()
     wrc = w.wait()
     crc = c.wait()
-    sys.exit(2 if crc == 0 and wrc < 0 else crc)
+    if wrc < 0:
+        # the worker's death is the run's end, as cudalab reports it
+        signal.signal(-wrc, signal.SIG_DFL)
+        os.kill(os.getpid(), -wrc)
+    sys.exit(crc)
 
 
 main()
