@@ -12,7 +12,12 @@
  * there, else simt) and keeps its build cache under its own
  * CUDALAB_HOME/remote.  The near side keeps the far side's stdin open while
  * it waits: when the connection drops or the check is cancelled, the far
- * side sees end of file and kills what it started. */
+ * side sees end of file and kills what it started.
+ *
+ * One file of more than 1,500 lines, because the near and far sides of
+ * the protocol are read and changed together: the request's text form,
+ * its parser, the far side's server and the near side's transport each
+ * follow the other line for line. */
 #include "internal.h"
 
 #include <cJSON.h>
