@@ -46,6 +46,21 @@ wait_for() {
 	screen | sed 's/^/    | /'
 	return 1
 }
+# holds 'SHELL TEXT' [SECONDS]: polls until the shell text succeeds, for
+# checks of the screen that are more than one fixed string; a check made
+# once, straight after a wait_for, can read a screen caught mid-redraw
+holds() {
+	_limit=$(( ${2:-5} * 20 ))
+	_i=0
+	while [ $_i -lt $_limit ]; do
+		if eval "$1" >/dev/null 2>&1; then return 0; fi
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	echo "    never held: $1"
+	screen | sed 's/^/    | /'
+	return 1
+}
 # wait_gone TEXT: polls until TEXT is no longer shown
 wait_gone() {
 	_i=0
@@ -71,7 +86,11 @@ for t in "$SRC"/tests/e2e/t_*.sh; do
 	SOCK=""
 	_starts=0
 	# not inside "if": set -e must stay in force in the subshell
-	( set -e; . "$t" ) >"$HOME_DIR.log" 2>&1
+	# a check that fails without a word still leaves the screen it saw
+	( set -e
+	  trap '_rc=$?; [ $_rc -eq 0 ] || { echo "    stopped (status $_rc) on this screen:"
+		[ -z "$SOCK" ] || screen 2>/dev/null | sed "s/^/    | /"; }' EXIT
+	  . "$t" ) >"$HOME_DIR.log" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1))

@@ -17,8 +17,8 @@ keys 2
 wait_for "Each SM has its own."
 wait_for "Your answer: 2 (right)"
 wait_for "quizzes 1/4"
-screen | grep -qF "Quiz 1: First: how many lanes does a warp have?"
-[ "$(screen | grep -c 'Your answer')" -eq 1 ]
+wait_for "Quiz 1: First: how many lanes does a warp have?"
+holds '[ "$(screen | grep -c "Your answer")" -eq 1 ]'
 ! screen | grep -qF "Thirty-two on every NVIDIA GPU so far."
 keys q q
 wait_for "EXITED-0"
@@ -29,7 +29,7 @@ fi
 start read quizzes
 wait_for "Your answer: 2 (right)"
 wait_for "quizzes 1/4"
-[ "$(screen | grep -c 'Your answer')" -eq 1 ]
+holds '[ "$(screen | grep -c "Your answer")" -eq 1 ]'
 screen | grep -B4 "Your answer: 2 (right)" | grep -qF "Each SM has its own."
 keys q q
 wait_for "EXITED-0"

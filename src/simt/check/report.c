@@ -399,10 +399,13 @@ void hz_key_place(struct hz_report *k, const struct block_ctx *bc,
 		k->param[0] = k->param[1] = -1;
 		return;
 	}
-	al = simt_mem_find((uint64_t)(uintptr_t)p, 1);
+	/* p is where simt reached the memory: for device memory, the pages
+	 * behind the address the program knows (mem.h, the arena) */
+	al = simt_mem_find_host(p, 1);
 	if (!al)
 		return;
-	hz_key_place_alloc(k, al, (uint64_t)(uintptr_t)p - al->base);
+	hz_key_place_alloc(k, al, (uint64_t)(uintptr_t)p -
+				  (uint64_t)(uintptr_t)simt_mem_host((const void *)(uintptr_t)al->base));
 	k->param[0] = k->param[1] = param_of(L, al->base);
 }
 
