@@ -97,7 +97,7 @@ $(SIMT_HOT:%=$(BUILD)/obj/simt/%.o): SIMT_FILE_CFLAGS := $(SIMT_HOT_OPT)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 FLAGS_NOW := $(CC) $(APP_CFLAGS) $(SIMT_CPPFLAGS) $(LDFLAGS) hot: $(SIMT_HOT) $(SIMT_HOT_OPT)
 
-.PHONY: all run test check-layers fuzz mutate coverage coverage-build test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-exercises install uninstall clean deps FORCE
+.PHONY: all run test check-layers fuzz mutate coverage coverage-build test-unit test-model test-gpu test-remote bench bench-run bench-simt bench-checks bench-judge bench-exercises install uninstall clean deps FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN) $(SIMT_LIB)
@@ -284,6 +284,11 @@ bench-simt: $(SIMT_LIB)
 # Every reference solution checked on simt with the hazard checks on and off.
 bench-checks: $(BIN) $(SIMT_LIB)
 	@CUDALAB_BIN='$(abspath $(BIN))' sh tests/bench/checks.sh
+
+# Every exercise's check with this build beside a reference build (REF, a
+# git revision, default main; or REF_TREE, a built tree): wall and CPU time.
+bench-judge: $(BIN) $(SIMT_LIB)
+	@CUDALAB_BIN='$(abspath $(BIN))' BUILD='$(BUILD)' REF='$(REF)' sh tests/bench/judge.sh
 
 # Every reference solution benched on the GPU beside its bar (80 % of
 # peak bandwidth, or 50 % of cuBLAS for sgemm-regblock); medians of RUNS.

@@ -214,8 +214,10 @@ static void run_case(lab::Lab& lab, Shape s, uint64_t seed)
     lab::DeviceArray<float> dB = lab::to_device(B);
     lab::DeviceArray<float> dC = lab::output<float>((size_t)s.M * s.N);
     const double macs = (double)s.M * s.N * s.K;
-    std::vector<float> want = macs > kHostReferenceMax ? device_reference(lab, dA, dB, s)
-                                                       : host_reference(A, B, s);
+    // only where outputs are compared (not in the judge's worker)
+    std::vector<float> want = !lab.reference()            ? std::vector<float>()
+                              : macs > kHostReferenceMax ? device_reference(lab, dA, dB, s)
+                                                         : host_reference(A, B, s);
 
     lab.call([&] { solve(dA, dB, dC, s.M, s.N, s.K); });
     lab.expect(dC, want, lab::Tol{s.K * std::ldexp(1.0, -20), 0.0});

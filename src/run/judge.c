@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,13 +121,16 @@ static void progress_tick(void *ctx)
 	run_phase(w->req, phase);
 }
 
-/* The environment entries of one run: the checker's and the worker's,
+/* The most workers one checker serves: one per schedule. */
+#define MAX_WORKERS 2
+
+/* The environment entries of one run: the checker's and each worker's,
  * each set explicitly over cudalab's own minus every CUDALAB_* (what a
  * learner set in the shell, CUDALAB_SIMT_CHECKS=0 among it, does not
  * reach a check). */
 struct envs {
-	const char *checker[12], *worker[24];
-	char *own[20];
+	const char *checker[16], *worker[MAX_WORKERS][24];
+	char *own[48];
 	size_t n_own;
 };
 
@@ -140,55 +142,53 @@ static const char *own(struct envs *e, char *entry)
 
 /* simt's settings a learner may choose for a check too: how many host
  * threads run blocks, which GPU's properties it reports, how long NCCL
- * waits; each goes to both programs as it is set here. */
+ * waits; each goes to every program as it is set here. */
 static const char *const simt_settings[] = { "CUDALAB_SIMT_THREADS", "CUDALAB_SIMT_DEVICE",
 					     "CUDALAB_SIMT_NCCL_TIMEOUT" };
 
-/* What both programs of a run on simt get: as many simulated devices as
- * the exercise needs, the learner's choice of simt_settings, and for a
- * sanitizer-built simt (make SANITIZE=...) no leak report (the harness's
- * own host allocations are no leak of simt's, and LeakSanitizer's ptrace
- * is not the program's to use). */
-static void simt_common(struct envs *e, const struct run_judge *j, int *nc, int *nw)
+/* What every program of a run on simt gets (added to env at *n): as many
+ * simulated devices as the exercise needs, the learner's choice of
+ * simt_settings, and for a sanitizer-built simt (make SANITIZE=...) no
+ * leak report (the harness's own host allocations are no leak of simt's,
+ * and LeakSanitizer's ptrace is not the program's to use). */
+static void simt_common(struct envs *e, const struct run_judge *j, const char **env, int *n)
 {
-	e->worker[(*nw)++] = e->checker[(*nc)++] =
-		own(e, xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(j->req)));
+	env[(*n)++] = own(e, xasprintf("CUDALAB_SIMT_GPUS=%d", run_gpus_needed(j->req)));
 	for (size_t i = 0; i < sizeof simt_settings / sizeof simt_settings[0]; i++) {
 		const char *v = getenv(simt_settings[i]);
 
 		if (v)
-			e->worker[(*nw)++] = e->checker[(*nc)++] =
-				own(e, xasprintf("%s=%s", simt_settings[i], v));
+			env[(*n)++] = own(e, xasprintf("%s=%s", simt_settings[i], v));
 	}
 	if (j->probe->simt_sanitize & RUN_SAN_ADDRESS) {
 		const char *a = getenv("ASAN_OPTIONS");
 
-		e->worker[(*nw)++] = e->checker[(*nc)++] =
-			own(e, xasprintf("ASAN_OPTIONS=%s%sdetect_leaks=0", a ? a : "", a ? ":" : ""));
+		env[(*n)++] = own(e, xasprintf("ASAN_OPTIONS=%s%sdetect_leaks=0", a ? a : "",
+					       a ? ":" : ""));
 	}
 }
 
-/* The worker's settings of simt's time model for req->predict (predict.c):
+/* A worker's settings of simt's time model for req->predict (predict.c):
  * predictions for that GPU, their report in out when it is open; a
  * predicted bench (bench) runs without the checks, a check's worker with
  * every block run.  Without req->predict the model stays off whatever
  * the shell says. */
 static void predict_env(struct envs *e, const struct run_request *req, const struct report *out,
-			int bench, int *nw)
+			int bench, const char **env, int *n)
 {
 	char *devices;
 
 	if (!req->predict || (!bench && req->mode != RUN_CHECK)) {
-		e->worker[(*nw)++] = "CUDALAB_SIMT_PREDICT=";
+		env[(*n)++] = "CUDALAB_SIMT_PREDICT=";
 		return;
 	}
 	devices = run_devices_path(req->content);
-	e->worker[(*nw)++] = own(e, xasprintf("CUDALAB_SIMT_PREDICT=%s", req->predict));
-	e->worker[(*nw)++] = own(e, xasprintf("CUDALAB_SIMT_DEVICES=%s", devices));
+	env[(*n)++] = own(e, xasprintf("CUDALAB_SIMT_PREDICT=%s", req->predict));
+	env[(*n)++] = own(e, xasprintf("CUDALAB_SIMT_DEVICES=%s", devices));
 	if (out && out->entry)
-		e->worker[(*nw)++] = out->entry;
-	e->worker[(*nw)++] = "CUDALAB_SIMT_PREDICT_QUIET=1";
-	e->worker[(*nw)++] = bench ? "CUDALAB_SIMT_CHECKS=0" : "CUDALAB_SIMT_PREDICT_BUDGET=0";
+		env[(*n)++] = out->entry;
+	env[(*n)++] = "CUDALAB_SIMT_PREDICT_QUIET=1";
+	env[(*n)++] = bench ? "CUDALAB_SIMT_CHECKS=0" : "CUDALAB_SIMT_PREDICT_BUDGET=0";
 	free(devices);
 }
 
@@ -204,21 +204,129 @@ static void envs_free(struct envs *e)
 		free(e->own[i]);
 }
 
-/* One run: the worker under simt schedule `schedule` (ignored on a GPU)
- * with the checker beside it; fills res. */
-static int run_once(const struct run_judge *j, struct run_result *res, unsigned schedule,
-		    uint64_t budget)
+/* One worker of a run and what it alone holds: its end of the channel,
+ * simt's reports, its environment. */
+struct worker {
+	char *argv[6];
+	int give[4], n_give, n_env;
+	struct report hz, ct, pr;
+};
+
+/* Sets up worker k (schedule k on simt): its channel's end is chan, its
+ * reports are opened, its environment filled. */
+static void worker_setup(struct worker *w, struct envs *e, const struct run_judge *j,
+			 const struct run_result *res, size_t k, int chan, uint64_t budget)
+{
+	const struct run_request *req = j->req;
+	const char **env = e->worker[k];
+	int n = 0;
+
+	w->hz = w->ct = w->pr = (struct report){ -1, -1, NULL };
+	w->argv[0] = (char *)j->worker;
+	w->n_give = 0;
+	w->give[w->n_give++] = chan;
+	env[n++] = own(e, xasprintf("CUDALAB_JUDGE=worker %d", chan));
+	if (res->backend == BACKEND_SIMT) {
+		report_open(&w->hz, "CUDALAB_SIMT_HAZARDS", "cudalab-hazards");
+		report_open(&w->ct, "CUDALAB_SIMT_COUNTERS", "cudalab-counters");
+		if (w->hz.entry) {
+			w->give[w->n_give++] = w->hz.child;
+			env[n++] = w->hz.entry;
+		}
+		if (w->ct.entry) {
+			w->give[w->n_give++] = w->ct.child;
+			env[n++] = w->ct.entry;
+		}
+		/* a check's predictions come from schedule 0's worker */
+		if (req->predict && req->mode == RUN_CHECK && k == 0) {
+			report_open(&w->pr, "CUDALAB_SIMT_PREDICT_OUT", "cudalab-predictions");
+			if (w->pr.entry)
+				w->give[w->n_give++] = w->pr.child;
+		}
+		predict_env(e, req, &w->pr, 0, env, &n);
+		env[n++] = "CUDALAB_SIMT_CHECKS=1";
+		env[n++] = own(e, xasprintf("CUDALAB_SIMT_SCHEDULE=%zu", k));
+		if (budget)
+			env[n++] = own(e, xasprintf("CUDALAB_SIMT_MAX_INSTRUCTIONS=%llu",
+						    (unsigned long long)budget));
+		simt_common(e, j, env, &n);
+	}
+	env[n] = NULL;
+}
+
+static void worker_close(struct worker *w)
+{
+	report_close(&w->hz);
+	report_close(&w->ct);
+	report_close(&w->pr);
+}
+
+/* Worker k's part of the checker's result: its k-th line (the last part
+ * takes whatever follows, so that a line too many spoils it). */
+static struct run_child checker_part(const struct run_child *checker, size_t k, size_t n)
+{
+	struct run_child part = *checker;
+	const char *at = checker->result, *end;
+
+	for (size_t i = 0; at && i < k; i++)
+		at = (end = strchr(at, '\n')) ? end + 1 : NULL;
+	part.result = NULL;
+	part.result_len = 0;
+	if (!at || !*at)
+		return part;
+	end = k + 1 < n ? strchr(at, '\n') : NULL;
+	part.result_len = end ? (size_t)(end - at) : strlen(at);
+	/* a line too many or a NUL inside spoil the last part */
+	while (!end && part.result_len && at[part.result_len - 1] == '\n')
+		part.result_len--;
+	part.result = xstrndup(at, part.result_len);
+	return part;
+}
+
+/* Fills res[k] from worker k's end, its reports and its part of the
+ * checker's result.  A run that one worker took past its limit is a
+ * timeout for all: the checker waited on it. */
+static void interpret_all(const struct run_judge *j, struct run_result *res,
+			  struct run_child *kids, struct worker *ws, size_t n)
+{
+	int late = 0;
+
+	for (size_t k = 0; k < n; k++)
+		late |= kids[1 + k].timed_out;
+	for (size_t k = 0; k < n; k++) {
+		struct run_child part = checker_part(&kids[0], k, n);
+		char *hazards = report_text(&ws[k].hz), *counters = report_text(&ws[k].ct);
+
+		kids[1 + k].timed_out |= late;
+		res[k].schedule = (unsigned)k;
+		run_interpret(j->req, &res[k], &kids[1 + k], &part, counters, hazards);
+		if (ws[k].pr.fd >= 0) {
+			char *path = report_path(&ws[k].pr);
+
+			run_prediction_attach(j->req, &res[k], path);
+			free(path);
+		}
+		free(part.result);
+		free(hazards);
+		free(counters);
+	}
+}
+
+/* One run: n workers (on simt, worker k under schedule k; n is 1 on a
+ * GPU) and the checker that serves them all; fills res[0..n-1]. */
+static int run_once(const struct run_judge *j, struct run_result *res, size_t n, uint64_t budget)
 {
 	const struct run_request *req = j->req;
 	char seed[32];
 	char *argv[] = { NULL, "--mode", (char *)run_mode_name(req->mode), NULL, NULL, NULL };
-	char *cargv[6], *wargv[6];
+	char *cargv[6];
 	struct progress_watch watch = { req, NULL, "" };
-	struct report hz = { -1, -1, NULL }, ct = { -1, -1, NULL }, pr = { -1, -1, NULL };
-	struct run_child kids[2];
+	struct run_child kids[1 + MAX_WORKERS];
+	struct worker ws[MAX_WORKERS];
 	struct envs e;
-	int chan[2] = { -1, -1 }, give_c[1], give_w[4], nw = 0, nc = 0, nwg = 0, rc = 0;
-	int simt = res->backend == BACKEND_SIMT;
+	struct strbuf role;
+	int give_c[MAX_WORKERS], nc = 0, rc = 0;
+	size_t made = 0;
 
 	memset(&e, 0, sizeof e);
 	memset(kids, 0, sizeof kids);
@@ -228,50 +336,41 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 		argv[4] = seed;
 	}
 	memcpy(cargv, argv, sizeof argv);
-	memcpy(wargv, argv, sizeof argv);
 	cargv[0] = (char *)j->checker;
-	wargv[0] = (char *)j->worker;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) != 0) {
+	sb_init(&role);
+	sb_puts(&role, "CUDALAB_JUDGE=checker");
+	for (; made < n; made++) {
+		int chan[2];
+
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) != 0)
+			break;
+		memcpy(ws[made].argv, argv, sizeof argv);
+		give_c[made] = chan[0];
+		sb_printf(&role, " %d", chan[0]);
+		worker_setup(&ws[made], &e, j, &res[made], made, chan[1], budget);
+	}
+	if (made < n) {
 		res->error = xasprintf("cannot connect the checker and the program: %s",
 				       strerror(errno));
+		for (size_t k = 0; k < made; k++) {
+			close(give_c[k]);
+			for (int i = 0; i < ws[k].n_give; i++)
+				close(ws[k].give[i]);
+			worker_close(&ws[k]);
+		}
+		sb_free(&role);
+		envs_free(&e);
 		return -1;
 	}
-	give_c[0] = chan[0];
-	give_w[nwg++] = chan[1];
-	e.checker[nc++] = own(&e, xasprintf("CUDALAB_JUDGE=checker %d", chan[0]));
-	e.worker[nw++] = own(&e, xasprintf("CUDALAB_JUDGE=worker %d", chan[1]));
-	if (simt) {
-		report_open(&hz, "CUDALAB_SIMT_HAZARDS", "cudalab-hazards");
-		report_open(&ct, "CUDALAB_SIMT_COUNTERS", "cudalab-counters");
-		if (hz.entry) {
-			give_w[nwg++] = hz.child;
-			e.worker[nw++] = hz.entry;
-		}
-		if (ct.entry) {
-			give_w[nwg++] = ct.child;
-			e.worker[nw++] = ct.entry;
-		}
-		/* a check's predictions come from schedule 0's worker */
-		if (req->predict && req->mode == RUN_CHECK && schedule == 0) {
-			report_open(&pr, "CUDALAB_SIMT_PREDICT_OUT", "cudalab-predictions");
-			if (pr.entry)
-				give_w[nwg++] = pr.child;
-		}
-		predict_env(&e, req, &pr, 0, &nw);
-		e.worker[nw++] = "CUDALAB_SIMT_CHECKS=1";
-		e.worker[nw++] = own(&e, xasprintf("CUDALAB_SIMT_SCHEDULE=%u", schedule));
-		if (budget)
-			e.worker[nw++] = own(&e, xasprintf("CUDALAB_SIMT_MAX_INSTRUCTIONS=%llu",
-							   (unsigned long long)budget));
+	e.checker[nc++] = own(&e, sb_steal(&role));
+	if (res->backend == BACKEND_SIMT) {
 		/* the checker's own device work needs no hazard checks */
 		e.checker[nc++] = "CUDALAB_SIMT_CHECKS=0";
-		simt_common(&e, j, &nc, &nw);
-		res->schedule = schedule;
+		simt_common(&e, j, e.checker, &nc);
 	}
 	if (req->progress && (watch.path = cache_file(j->cache, "progress")))
 		e.checker[nc++] = own(&e, xasprintf("CUDALAB_PROGRESS=%s", watch.path));
 	e.checker[nc] = NULL;
-	e.worker[nw] = NULL;
 
 	kids[0].argv = cargv;
 	kids[0].env = e.checker;
@@ -280,50 +379,49 @@ static int run_once(const struct run_judge *j, struct run_result *res, unsigned 
 	kids[0].cap = CHECKER_CAP;
 	kids[0].want_result = 1;
 	kids[0].give_fds = give_c;
-	kids[0].n_give = 1;
+	kids[0].n_give = n;
 	kids[0].ends_run = 1;
 	kids[0].cancel = req->cancel;
 	if (watch.path) {
 		kids[0].tick = progress_tick;
 		kids[0].tick_ctx = &watch;
 	}
-	kids[1].argv = wargv;
-	kids[1].env = e.worker;
-	kids[1].clean_env = 1;
-	kids[1].timeout_s = res->timeout_s;
-	kids[1].cap = OUTPUT_CAP;
-	kids[1].give_fds = give_w;
-	kids[1].n_give = (size_t)nwg;
-	kids[1].sandbox = j->sandbox;
-	kids[1].cancel = req->cancel;
+	for (size_t k = 0; k < n; k++) {
+		struct run_child *w = &kids[1 + k];
+
+		w->argv = ws[k].argv;
+		w->env = e.worker[k];
+		w->clean_env = 1;
+		w->timeout_s = res->timeout_s;
+		w->cap = OUTPUT_CAP;
+		w->give_fds = ws[k].give;
+		w->n_give = (size_t)ws[k].n_give;
+		w->sandbox = j->sandbox;
+		w->cancel = req->cancel;
+	}
 	run_phase(req, req->mode == RUN_BENCH ? "timing" : "running");
-	if (run_children_exec(kids, 2) != 0) {
+	if (run_children_exec(kids, 1 + n) != 0) {
 		res->error = xasprintf("cannot run %s: %s", j->worker, strerror(errno));
 		rc = -1;
-	} else if (kids[0].cancelled || kids[1].cancelled) {
-		res->error = xstrdup("stopped before the program finished");
-		rc = -1;
 	} else {
-		char *hazards = report_text(&hz), *counters = report_text(&ct);
+		int cancelled = kids[0].cancelled;
 
-		run_interpret(req, res, &kids[1], &kids[0], counters, hazards);
-		if (pr.fd >= 0) {
-			char *path = report_path(&pr);
-
-			run_prediction_attach(req, res, path);
-			free(path);
+		for (size_t k = 0; k < n; k++)
+			cancelled |= kids[1 + k].cancelled;
+		if (cancelled) {
+			res->error = xstrdup("stopped before the program finished");
+			rc = -1;
+		} else {
+			interpret_all(j, res, kids, ws, n);
 		}
-		free(hazards);
-		free(counters);
 	}
 	if (watch.path)
 		unlink(watch.path);
 	free((char *)watch.path);
-	run_child_free(&kids[0]);
-	run_child_free(&kids[1]);
-	report_close(&hz);
-	report_close(&ct);
-	report_close(&pr);
+	for (size_t k = 0; k <= n; k++)
+		run_child_free(&kids[k]);
+	for (size_t k = 0; k < n; k++)
+		worker_close(&ws[k]);
 	envs_free(&e);
 	return rc;
 }
@@ -349,26 +447,6 @@ static char *outputs_differ(const struct run_result *a, const struct run_result 
 	if (strcmp(a->out ? a->out : "", b->out ? b->out : "") != 0)
 		return xasprintf("the program printed something else under schedule %u than "
 				 "under schedule %u", b->schedule, a->schedule);
-	return NULL;
-}
-
-/* A check on simt runs under two schedules at once: schedule 0 and
- * schedule 1 (another block order, warp interleaving and time slice).
- * The second runs in a thread of its own, so a check costs about one
- * run's time where there are cores for both. */
-struct sched_job {
-	struct run_judge j;
-	struct run_request req; /* the caller's, without progress or store */
-	struct run_result res;
-	uint64_t budget;
-	int rc;
-};
-
-static void *sched_run(void *arg)
-{
-	struct sched_job *s = arg;
-
-	s->rc = run_once(&s->j, &s->res, 1, s->budget);
 	return NULL;
 }
 
@@ -407,37 +485,26 @@ static void join_schedules(struct run_result *res, struct run_result *again)
 	run_result_note(res, "nondeterminism", res->nondeterminism);
 }
 
+/* A check on simt runs under two schedules at once: schedule 0 and
+ * schedule 1 (another block order, warp interleaving and time slice),
+ * each a worker of one checker, so a check costs about one run's time
+ * where there are cores for both, and the inputs and the reference are
+ * made once. */
 static int two_schedules(const struct run_judge *j, struct run_result *res, uint64_t budget)
 {
-	struct sched_job s;
-	pthread_t th;
-	int rc, threaded;
+	struct run_result both[2];
 
-	memset(&s, 0, sizeof s);
-	s.req = *j->req;
-	s.req.progress = NULL;
-	s.req.st = NULL;
-	s.j = *j;
-	s.j.req = &s.req;
-	s.budget = budget;
-	run_result_init(&s.res);
-	s.res.backend = res->backend;
-	s.res.timeout_s = res->timeout_s;
-	threaded = pthread_create(&th, NULL, sched_run, &s) == 0;
-	rc = run_once(j, res, 0, budget);
-	if (threaded)
-		pthread_join(th, NULL);
-	else if (rc == 0 && res->status == RUN_PASS)
-		sched_run(&s);
-	if (rc != 0 || (s.rc != 0 && res->status == RUN_PASS)) {
-		if (rc == 0) {
-			res->error = s.res.error;
-			s.res.error = NULL;
-		}
-		run_result_free(&s.res);
+	both[0] = *res;
+	run_result_init(&both[1]);
+	both[1].backend = res->backend;
+	both[1].timeout_s = res->timeout_s;
+	if (run_once(j, both, 2, budget) != 0) {
+		*res = both[0];
+		run_result_free(&both[1]);
 		return -1;
 	}
-	join_schedules(res, &s.res);
+	*res = both[0];
+	join_schedules(res, &both[1]);
 	return 0;
 }
 
@@ -517,7 +584,7 @@ int run_judge_predict(const struct run_judge *j, struct run_result *res)
 	struct run_result p;
 	struct run_child kid;
 	struct envs e;
-	int give[1], nw = 0, nc = 0, ng = 0, rc = 0;
+	int give[1], nw = 0, ng = 0, rc = 0;
 
 	memset(&e, 0, sizeof e);
 	memset(&kid, 0, sizeof kid);
@@ -529,11 +596,11 @@ int run_judge_predict(const struct run_judge *j, struct run_result *res)
 	report_open(&pr, "CUDALAB_SIMT_PREDICT_OUT", "cudalab-predictions");
 	if (pr.entry)
 		give[ng++] = pr.child;
-	predict_env(&e, req, &pr, 1, &nw);
-	simt_common(&e, j, &nc, &nw);
-	e.worker[nw] = NULL;
+	predict_env(&e, req, &pr, 1, e.worker[0], &nw);
+	simt_common(&e, j, e.worker[0], &nw);
+	e.worker[0][nw] = NULL;
 	kid.argv = argv;
-	kid.env = e.worker;
+	kid.env = e.worker[0];
 	kid.clean_env = 1;
 	/* simt's limit, also after a bench on a GPU */
 	kid.timeout_s = req->timeout_s > 0 ? req->timeout_s
@@ -571,7 +638,7 @@ int run_judge(const struct run_judge *j, struct run_result *res)
 
 	if (simt && j->req->mode == RUN_CHECK)
 		return check_on_simt(j, res);
-	if (run_once(j, res, 0, simt ? own_budget() : 0) != 0)
+	if (run_once(j, res, 1, simt ? own_budget() : 0) != 0)
 		return -1;
 	if (simt && j->req->predict && res->status == RUN_PASS)
 		return run_judge_predict(j, res);

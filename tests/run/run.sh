@@ -430,6 +430,21 @@ sys.exit(0 if rows == [(None, d["prediction"]["ms"], "h100-sxm")] else 1)' \
 	real check vector-add --file "$sol" --predict t4 --json
 	expect_rc 0
 	json_expect "d['prediction']['device'] == 't4' and 'ms' not in d['prediction'] and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and d['prediction']['launches'][0]['blocks'] == d['prediction']['launches'][0]['blocks_run']"
+	# a device other than the default: the check's prediction (made in the
+	# worker, the verdict the checker's) is that device's, in name and time
+	real check vector-add --file "$sol" --predict rtx4090
+	expect_rc 0
+	expect_out "predicted on NVIDIA GeForce RTX 4090 (rtx4090), per kernel"
+	! grep "predicted on" "$T/out" | grep -q H100 || note "an H100 in the prediction for rtx4090"
+	real check vector-add --file "$sol" --predict rtx4090 --json
+	cp "$T/out" "$T/rtx4090.json"
+	real check vector-add --file "$sol" --predict h100-sxm --json
+	python3 -c 'import json, sys
+a, b = (json.load(open(p))["prediction"] for p in sys.argv[1:])
+ok = (a["device"], a["name"]) == ("rtx4090", "NVIDIA GeForce RTX 4090") and \
+    b["device"] == "h100-sxm" and a["launches"][0]["us"] != b["launches"][0]["us"]
+sys.exit(0 if ok else 1)' "$T/rtx4090.json" "$T/out" ||
+		note "the check's prediction for rtx4090 is not the rtx4090's"
 	real check vector-add --file "$sol" --predict nosuch
 	expect_rc 2
 	expect_err "unknown device 'nosuch'"

@@ -32,11 +32,14 @@ public:
             fprintf(stderr, "%s: %s\n", argc > 0 ? argv[0] : "harness", err.c_str());
             die("usage", err, "the command line");
         }
+        each_.resize(judge_.checking() ? judge_.workers() : 0);
         if (judge_.working())
             judge_.give_hello(result_.exercise, opt_.mode, opt_.seed);
         query_device();
-        if (judge_.checking() && !judge_.take_hello(result_.exercise, opt_.mode, opt_.seed))
-            fail_judge();
+        for (size_t k = 0; k < each_.size(); k++)
+            judge_.take_hello(k, result_.exercise, opt_.mode, opt_.seed);
+        if (judge_.checking() && !judge_.any_live())
+            end_checker();
     }
     ~Lab()
     {
@@ -60,6 +63,11 @@ public:
      * lab.time, or times anything itself, skips that work here; the values
      * it would then pass to lab.expect_host are the worker's anyway. */
     bool judging() const { return judge_.checking(); }
+    /* False where no output is compared: in a worker (the checker
+     * compares) and in a predicted bench.  Harness code may then skip
+     * computing the reference results it passes to lab.expect (their
+     * contents, and their sizes, are not read there). */
+    bool reference() const { return !judge_.working() && !predicting_; }
     /* A bench on simt with its time model on (CUDALAB_SIMT_PREDICT): the
      * GPU bench size, timed on the modelled timeline, nothing checked. */
     bool predicting() const { return predicting_; }
@@ -163,41 +171,18 @@ public:
     {
         if (predicting_)
             return record_unchecked();
-        std::vector<T> h, h2;
-        bool second = false;
-        if (judge_.checking()) {
-            if (!judge_.take_output(case_, case_seed_, true, got.size(), got.guard(), &h, &h2,
-                                    &second))
-                fail_judge();
-            /* from here on the checker's array holds what the worker's did,
-             * for harness code that reads it again */
-            got.upload(second ? h2 : h);
-        } else {
-            sync_all("waiting for the output");
-            h = got.download();
-        }
-        size_t n = std::min(got.size(), want.size());
-        Compare c = compare_host(h.data(), want.data(), n, tol);
-        if (got.size() != want.size()) {
-            c.bad++;
-            c.note = fmt("harness error: output of %zu elements, reference of %zu",
-                         got.size(), want.size());
-        }
-        check_guard(h.data() + got.size(), got.guard(), got.size(), c);
-        std::vector<size_t> unsure = canary_answers(h, want, n);
+        if (judge_.working())
+            return expect_in_worker(got);
+        if (judge_.checking())
+            return expect_in_checker(got, want, tol);
+        sync_all("waiting for the output");
+        std::vector<T> h = got.download(), h2;
+        Compare c = compare_output(got, want, tol, h);
+        std::vector<size_t> unsure = canary_answers(h, want, std::min(got.size(), want.size()));
         if (recheck_due(got, unsure)) {
-            if (judge_.checking() && !second)
-                die("judge", "the program sent no second run of solve where its harness "
-                             "makes one", "the checker");
-            if (!judge_.checking()) {
-                h2 = rerun_over_second_canary(got);
-                second = true;
-            }
+            h2 = rerun_over_second_canary(got);
             count_unwritten(unsure, h, h2, want, c);
         }
-        if (judge_.working())
-            judge_.give_output(case_, case_seed_, true, h, got.size(), got.guard(),
-                               second ? &h2 : nullptr);
         record_compare<T>(result_, case_, case_seed_, c);
         return c.pass();
     }
@@ -211,26 +196,27 @@ public:
     {
         if (predicting_)
             return record_unchecked();
-        std::vector<T> taken, none;
-        bool second = false;
-        if (judge_.checking() &&
-            !judge_.take_output(case_, case_seed_, false, std::max(values.size(), want.size()),
-                                0, &taken, &none, &second))
-            fail_judge();
-        const std::vector<T>& got = judge_.checking() ? taken : values;
-        size_t n = std::min(got.size(), want.size());
-        Compare c = compare_host(got.data(), want.data(), n, tol);
-        if (got.size() != want.size()) {
-            c.bad++;
-            c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
-                         want.size());
+        if (judge_.working()) {
+            judge_.give_output<T>(case_, case_seed_, false, values, values.size(), 0);
+            return record_verdict<T>(judge_.take_verdict() == Verdict::right);
         }
-        if (!c.pass() && c.note.empty())
-            c.note = note;
-        if (judge_.working())
-            judge_.give_output<T>(case_, case_seed_, false, got, got.size(), 0, nullptr);
-        record_compare<T>(result_, case_, case_seed_, c);
-        return c.pass();
+        if (!judge_.checking()) {
+            Compare c = compare_values(values, want, tol, note);
+            record_compare<T>(result_, case_, case_seed_, c);
+            return c.pass();
+        }
+        Compare shown;
+        bool all = true, any = false;
+        for (size_t k = 0; k < each_.size(); k++) {
+            std::vector<T> got;
+            if (!judge_.take_output(k, case_, case_seed_, false,
+                                    std::max(values.size(), want.size()), 0, &got))
+                continue;
+            Compare c = compare_values(got, want, tol, note);
+            record_compare<T>(each_[k], case_, case_seed_, c);
+            note_worst(c, &shown, &all, &any);
+        }
+        return give_verdicts<T>(shown, all);
     }
 
     template <class F> void time(F&& fn, Work w)
@@ -241,8 +227,10 @@ public:
         result_.work = w;
         progress(fmt("timing %s", case_.c_str()));
         if (judge_.checking()) {
-            if (!judge_.take_timing(&result_.timing, &result_.calls))
-                fail_judge();
+            for (size_t k = 0; k < each_.size(); k++)
+                each_[k].has_timing = judge_.take_timing(k, &each_[k].timing, &each_[k].calls);
+            if (!judge_.any_live())
+                end_checker();
             result_.has_timing = true;
             return;
         }
@@ -263,13 +251,10 @@ public:
      * exit code for main to return. */
     int finish()
     {
-        long long calls = 0;
         if (judge_.working())
             judge_.give_finish(result_.calls);
-        if (judge_.checking() && !judge_.take_finish(&calls))
-            fail_judge();
-        if (judge_.checking())
-            result_.calls = calls;
+        for (size_t k = 0; k < each_.size(); k++)
+            judge_.take_finish(k, &each_[k].calls);
         emit();
         return exit_code(result_status(result_));
     }
@@ -347,12 +332,150 @@ private:
         }
     }
 
-    /* Ends the checker with what went wrong with the worker's stream (or
-     * the worker's own runtime error). */
-    [[noreturn]] void fail_judge()
+    /* The comparison of a device array's download h (count + guard
+     * elements) with want, its guard included. */
+    template <class T>
+    static Compare compare_output(const DeviceArray<T>& got, const std::vector<T>& want,
+                                  Tol tol, const std::vector<T>& h)
     {
-        const Problem& p = judge_.problem();
-        die(p.name, p.message, p.where);
+        size_t n = std::min(got.size(), want.size());
+        Compare c = compare_host(h.data(), want.data(), n, tol);
+        if (got.size() != want.size()) {
+            c.bad++;
+            c.note = fmt("harness error: output of %zu elements, reference of %zu",
+                         got.size(), want.size());
+        }
+        check_guard(h.data() + got.size(), got.guard(), got.size(), c);
+        return c;
+    }
+
+    template <class T>
+    static Compare compare_values(const std::vector<T>& got, const std::vector<T>& want,
+                                  Tol tol, const std::string& note)
+    {
+        size_t n = std::min(got.size(), want.size());
+        Compare c = compare_host(got.data(), want.data(), n, tol);
+        if (got.size() != want.size()) {
+            c.bad++;
+            c.note = fmt("harness error: %zu values, reference of %zu", got.size(),
+                         want.size());
+        }
+        if (!c.pass() && c.note.empty())
+            c.note = note;
+        return c;
+    }
+
+    /* A worker's lab.expect: the output goes to the checker, whose verdict
+     * it returns; solve runs again over the second canary when the checker
+     * asks (the worker has no reference to see that it is due). */
+    template <class T> bool expect_in_worker(const DeviceArray<T>& got)
+    {
+        sync_all("waiting for the output");
+        std::vector<T> h = got.download();
+        judge_.give_output(case_, case_seed_, true, h, got.size(), got.guard());
+        Verdict v = judge_.take_verdict();
+        if (v == Verdict::again) {
+            h = rerun_over_second_canary(got);
+            judge_.give_output(case_, case_seed_, true, h, got.size(), got.guard());
+            v = judge_.take_verdict();
+        }
+        return record_verdict<T>(v == Verdict::right);
+    }
+
+    /* A checker's lab.expect: each live worker's output compared with want
+     * (and its second run over the other canary, when due), recorded as
+     * that worker's; the harness goes on as if every output had been
+     * right only when each was. */
+    template <class T>
+    bool expect_in_checker(const DeviceArray<T>& got, const std::vector<T>& want, Tol tol)
+    {
+        Compare shown;
+        bool all = true, any = false;
+        for (size_t k = 0; k < each_.size(); k++) {
+            std::vector<T> h, h2;
+            if (!judge_.take_output(k, case_, case_seed_, true, got.size(), got.guard(), &h))
+                continue;
+            Compare c = compare_output(got, want, tol, h);
+            std::vector<size_t> unsure =
+                canary_answers(h, want, std::min(got.size(), want.size()));
+            bool again = recheck_due(got, unsure);
+            if (again) {
+                judge_.give_verdict(k, Verdict::again);
+                if (!judge_.take_output(k, case_, case_seed_, true, got.size(), got.guard(),
+                                        &h2))
+                    continue;
+                count_unwritten(unsure, h, h2, want, c);
+            }
+            /* from here on the checker's array holds what the first
+             * worker's did, for harness code that reads it again */
+            if (!any)
+                got.upload(again ? h2 : h);
+            record_compare<T>(each_[k], case_, case_seed_, c);
+            note_worst(c, &shown, &all, &any);
+        }
+        return give_verdicts<T>(shown, all);
+    }
+
+    /* Keeps in *shown the first failing comparison (else the first). */
+    static void note_worst(const Compare& c, Compare* shown, bool* all, bool* any)
+    {
+        if (!*any || (*all && !c.pass()))
+            *shown = c;
+        *any = true;
+        *all = *all && c.pass();
+    }
+
+    /* The checker's verdict on one step to every live worker, and in its
+     * own result (what its harness goes on from). */
+    template <class T> bool give_verdicts(const Compare& shown, bool all)
+    {
+        if (!judge_.any_live())
+            end_checker();
+        for (size_t k = 0; k < each_.size(); k++)
+            judge_.give_verdict(k, all ? Verdict::right : Verdict::wrong);
+        record_compare<T>(result_, case_, case_seed_, shown);
+        return all;
+    }
+
+    /* A worker's record of the checker's verdict (its harness reads its
+     * own status: a wrong answer is not timed). */
+    template <class T> bool record_verdict(bool right)
+    {
+        Compare c;
+        c.bad = right ? 0 : 1;
+        record_compare<T>(result_, case_, case_seed_, c);
+        return right;
+    }
+
+    /* Ends a checker whose workers are all gone: each one's result says
+     * why. */
+    [[noreturn]] void end_checker()
+    {
+        emit();
+        fflush(stdout);
+        fflush(stderr);
+        exit(2);
+    }
+
+    /* Worker k's result as the checker writes it: the run's own fields
+     * (exercise, device, work) with that worker's cases, timing and calls,
+     * and its problem when it was dropped. */
+    Result worker_result(size_t k) const
+    {
+        Result r = result_;
+        const Result& w = each_[k];
+        r.cases = w.cases;
+        r.has_mismatch = w.has_mismatch;
+        r.mismatch = w.mismatch;
+        r.has_timing = w.has_timing;
+        r.timing = w.timing;
+        r.calls = w.calls;
+        if (!judge_.live(k)) {
+            const Problem& p = judge_.problem(k);
+            r.has_error = true;
+            r.error = ErrorInfo{p.name, p.message, p.where};
+        }
+        return r;
     }
 
     Options opt_;
@@ -370,6 +493,8 @@ private:
     bool predicting_ = false;
     int devices_ = 1;
     Judge judge_;
+    /* in a checker, per worker: its cases, mismatch, timing and calls */
+    std::vector<Result> each_;
 
     /* A case of a predicted bench: recorded, not compared. */
     bool record_unchecked()
@@ -415,12 +540,18 @@ private:
         fclose(f);
     }
 
+    /* The result: a checker's one line per worker. */
     void emit()
     {
         if (emitted_ || judge_.working())
             return;
         emitted_ = true;
-        write_result(result_json(result_));
+        if (!judge_.checking()) {
+            write_result(result_json(result_));
+            return;
+        }
+        for (size_t k = 0; k < each_.size(); k++)
+            write_result(result_json(worker_result(k)));
     }
 
     std::string where(const char* what) const

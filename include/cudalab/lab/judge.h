@@ -7,14 +7,18 @@
  *            the result itself: a harness run by hand, or by the tests;
  *   worker   (CUDALAB_JUDGE="worker FD") it runs the learner's code, and
  *            sends the raw bytes of every output it compares, its timing
- *            and how it ended over FD; it writes no result;
- *   checker  (CUDALAB_JUDGE="checker FD") it is the same harness linked
- *            without the learner's code: it makes the same inputs and
- *            expected outputs, never calls the learner's functions, takes
- *            the worker's outputs from FD in place of its own, compares
- *            them, and alone writes the result.
- * cudalab starts a checker and a worker for each run and connects them, so
- * the verdict is computed in a process the learner's code never runs in.
+ *            and how it ended over FD; it writes no result and computes
+ *            no reference (Lab::reference() is false): the checker's
+ *            verdict on each output, sent back, is what lab.expect returns;
+ *   checker  (CUDALAB_JUDGE="checker FD ...") it is the same harness
+ *            linked without the learner's code: it makes the same inputs
+ *            and expected outputs, never calls the learner's functions,
+ *            takes each worker's outputs (one descriptor per worker) in
+ *            place of its own, compares them, and alone writes the result:
+ *            one JSON line per worker, in the order of the descriptors.
+ * cudalab starts a checker and its workers for each run (on simt, one
+ * worker per schedule) and connects them, so the verdict is computed in a
+ * process the learner's code never runs in.
  *
  * The channel carries frames: magic, kind, sequence number and length,
  * then the payload, each field in the machine's own byte order (both ends
@@ -24,9 +28,10 @@
  * payloads:
  *   hello    protocol, exercise, mode, seed
  *   output   case, seed, where (1 a device array, 0 host values), element
- *            code and size, count, guard, the count + guard elements, then
- *            whether a second download follows (the canary recheck of
- *            Lab::expect) and its count + guard elements
+ *            code and size, count, guard, the count + guard elements
+ *   verdict  (checker to worker, after each output) wrong, right, or
+ *            again: solve runs once more over the second canary (the
+ *            recheck of Lab::expect) and its output follows
  *   timing   samples, median, min, mean, stdev, noise, L2 flushed,
  *            batched, emulated, outlived, calls
  *   error    name, message, where (the worker ended with a runtime error)
@@ -51,10 +56,10 @@ namespace {
 
 enum class Role { alone, worker, checker };
 
-enum class Msg : uint32_t { hello = 1, output = 2, timing = 3, error = 4, finish = 5 };
+enum class Msg : uint32_t { hello = 1, output = 2, timing = 3, error = 4, finish = 5, verdict = 6 };
 
 const uint32_t kFrameMagic = 0x4a42414c; /* "LABJ" */
-const uint32_t kJudgeProtocol = 1;
+const uint32_t kJudgeProtocol = 2;
 const size_t kTextMax = 64 * 1024; /* any string a message carries */
 
 /* A payload built field by field. */
@@ -249,62 +254,97 @@ private:
     }
 };
 
-/* This process's role, from CUDALAB_JUDGE ("worker FD" or "checker FD"),
- * read once; *fd gets the channel.  The variable is removed, and the
- * worker's end is closed on exec, so programs the learner's code starts
- * inherit neither.  A checker makes itself undumpable: a process of the
- * same user then cannot read or write its memory or descriptors. */
-inline Role judge_role(int* fd)
+/* This process's role, from CUDALAB_JUDGE ("worker FD", or "checker FD
+ * ..." with one descriptor per worker, at most kMaxWorkers), read once;
+ * *fds gets the channels.  The variable is removed, and the channels are
+ * closed on exec, so programs the learner's code starts inherit neither.
+ * A checker makes itself undumpable: a process of the same user then
+ * cannot read or write its memory or descriptors. */
+const size_t kMaxWorkers = 4;
+
+inline Role parse_role(const char* env, std::vector<int>* fds)
+{
+    char word[16] = "";
+    int at = 0;
+    if (!env || sscanf(env, "%15s%n", word, &at) != 1)
+        return Role::alone;
+    Role role = strcmp(word, "worker") == 0    ? Role::worker
+                : strcmp(word, "checker") == 0 ? Role::checker
+                                               : Role::alone;
+    const char* p = env + at;
+    while (role != Role::alone && *p) {
+        char* end = nullptr;
+        long fd = strtol(p, &end, 10);
+        if (end == p || fd < 0 || fd > INT32_MAX || fcntl((int)fd, F_GETFD) < 0)
+            return Role::alone;
+        fds->push_back((int)fd);
+        p = end;
+        while (*p == ' ')
+            p++;
+    }
+    size_t most = role == Role::worker ? 1 : kMaxWorkers;
+    return fds->empty() || fds->size() > most ? Role::alone : role;
+}
+
+inline Role judge_role(std::vector<int>* fds)
 {
     static Role role = Role::alone;
-    static int chan = -1;
+    static std::vector<int> chans;
     static bool done = false;
     if (!done) {
         done = true;
-        const char* env = getenv("CUDALAB_JUDGE");
-        char word[16] = "";
-        int n = -1;
-        if (env && sscanf(env, "%15s %d", word, &n) == 2 && n >= 0 &&
-            fcntl(n, F_GETFD) >= 0) {
-            if (strcmp(word, "worker") == 0)
-                role = Role::worker;
-            else if (strcmp(word, "checker") == 0)
-                role = Role::checker;
-        }
-        if (role != Role::alone) {
-            chan = n;
-            fcntl(n, F_SETFD, FD_CLOEXEC);
-        }
+        role = parse_role(getenv("CUDALAB_JUDGE"), &chans);
+        if (role == Role::alone)
+            chans.clear();
+        for (int fd : chans)
+            fcntl(fd, F_SETFD, FD_CLOEXEC);
 #if defined(__linux__)
         if (role == Role::checker)
             prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 #endif
         unsetenv("CUDALAB_JUDGE");
     }
-    *fd = chan;
+    *fds = chans;
     return role;
 }
 
-/* What went wrong with the worker's stream, or the worker's own runtime
- * error as it sent it: the checker ends with it as its runtime error. */
+/* What went wrong with a worker's stream, or the worker's own runtime
+ * error as it sent it: that worker's result is the runtime error. */
 struct Problem {
     std::string name, message, where;
 };
 
+/* The checker's word on one output, sent back to the worker so that the
+ * harness takes the same path in both (a harness may stop a case at the
+ * first wrong output): wrong, right, or "run solve again over the second
+ * canary and send that output too". */
+enum class Verdict : uint32_t { wrong = 0, right = 1, again = 2 };
+
 /* The judge's side of a harness run: in a worker, what goes to the
- * checker; in a checker, the worker's outputs taken in place of its own.
- * A take_* that returns false has set problem(). */
+ * checker and the checker's verdicts; in a checker, each worker's outputs
+ * taken in place of its own.  A checker serves every worker of a run (on
+ * simt, one per schedule) in the same steps; a worker whose stream goes
+ * wrong is dropped, with its problem, and the others go on.  A take_*
+ * that returns false has dropped worker k. */
 class Judge {
 public:
     Judge()
     {
-        int fd = -1;
-        role_ = judge_role(&fd);
-        chan_.attach(fd);
+        std::vector<int> fds;
+        role_ = judge_role(&fds);
+        chans_.resize(fds.size());
+        for (size_t k = 0; k < fds.size(); k++)
+            chans_[k].attach(fds[k]);
+        problems_.resize(fds.size());
+        live_.assign(fds.size(), true);
     }
     bool working() const { return role_ == Role::worker; }
     bool checking() const { return role_ == Role::checker; }
-    const Problem& problem() const { return problem_; }
+    /* A checker's workers, live or not. */
+    size_t workers() const { return chans_.size(); }
+    bool live(size_t k) const { return live_[k]; }
+    bool any_live() const { return std::find(live_.begin(), live_.end(), true) != live_.end(); }
+    const Problem& problem(size_t k) const { return problems_[k]; }
 
     void give_hello(const std::string& exercise, Mode mode, uint64_t seed)
     {
@@ -312,10 +352,10 @@ public:
         p.u32(kJudgeProtocol).str(exercise).u32((uint32_t)mode).u64(seed);
         give(Msg::hello, p);
     }
-    bool take_hello(const std::string& exercise, Mode mode, uint64_t seed)
+    bool take_hello(size_t k, const std::string& exercise, Mode mode, uint64_t seed)
     {
         std::string b;
-        if (!take(Msg::hello, &b, 256 + kTextMax))
+        if (!take(k, Msg::hello, &b, 256 + kTextMax))
             return false;
         Unpack u(b);
         uint32_t proto = u.u32();
@@ -324,39 +364,33 @@ public:
         uint64_t s = u.u64();
         if (!u.done() || proto != kJudgeProtocol || ex != exercise || m != (uint32_t)mode ||
             s != seed)
-            return diverged("a start that is not this harness's (another exercise, mode "
-                            "or seed)");
+            return diverged(k, "a start that is not this harness's (another exercise, mode "
+                               "or seed)");
         return true;
     }
 
-    /* got: the count + guard elements as the worker read them; second:
-     * the same after solve ran again over the second canary, or null. */
+    /* got: the count + guard elements as the worker read them. */
     template <class T>
     void give_output(const std::string& case_name, uint64_t seed, bool device,
-                     const std::vector<T>& got, size_t count, size_t guard,
-                     const std::vector<T>* second)
+                     const std::vector<T>& got, size_t count, size_t guard)
     {
         Pack p;
         p.str(case_name).u64(seed).u32(device ? 1 : 0).u32(elem_code<T>());
         p.u32((uint32_t)sizeof(T)).u64(count).u64(guard);
         p.raw(got.data(), (count + guard) * sizeof(T));
-        p.u32(second ? 1 : 0);
-        if (second)
-            p.raw(second->data(), (count + guard) * sizeof(T));
         give(Msg::output, p);
     }
 
-    /* The worker's output in place of the checker's own: a device array
-     * of exactly count + guard elements, or (guard 0, device false) at
-     * most `count` host values, whose number *got's size then says. */
+    /* Worker k's output in place of the checker's own: a device array of
+     * exactly count + guard elements, or (guard 0, device false) at most
+     * `count` host values, whose number *got's size then says. */
     template <class T>
-    bool take_output(const std::string& case_name, uint64_t seed, bool device, size_t count,
-                     size_t guard, std::vector<T>* got, std::vector<T>* second,
-                     bool* has_second)
+    bool take_output(size_t k, const std::string& case_name, uint64_t seed, bool device,
+                     size_t count, size_t guard, std::vector<T>* got)
     {
         std::string b;
-        size_t most = 2 * (count + guard) * sizeof(T) + 128 + case_name.size();
-        if (!take(Msg::output, &b, most))
+        size_t most = (count + guard) * sizeof(T) + 128 + case_name.size();
+        if (!take(k, Msg::output, &b, most))
             return false;
         Unpack u(b);
         std::string name = u.str();
@@ -364,23 +398,42 @@ public:
         uint32_t dev = u.u32(), code = u.u32(), size = u.u32();
         uint64_t n = u.u64(), g = u.u64();
         if (u.bad() || name != case_name || s != seed || dev != (device ? 1u : 0u))
-            return diverged(fmt("an output of another step than the harness's next "
-                                "(case %s, seed %llu)", case_name.c_str(),
-                                (unsigned long long)seed));
+            return diverged(k, fmt("an output of another step than the harness's next "
+                                   "(case %s, seed %llu)", case_name.c_str(),
+                                   (unsigned long long)seed));
         if (code != elem_code<T>() || size != sizeof(T) || g != guard ||
             (device ? n != count : n > count))
-            return diverged(fmt("an output of another type or size than the harness "
-                                "compares in case %s", case_name.c_str()));
+            return diverged(k, fmt("an output of another type or size than the harness "
+                                   "compares in case %s", case_name.c_str()));
         got->resize((size_t)(n + g));
         u.raw(got->data(), got->size() * sizeof(T));
-        *has_second = u.u32() == 1;
-        if (*has_second) {
-            second->resize(got->size());
-            u.raw(second->data(), second->size() * sizeof(T));
-        }
         if (!u.done())
-            return diverged("an output message of the wrong length");
+            return diverged(k, "an output message of the wrong length");
         return true;
+    }
+
+    /* The checker's verdict on an output, to worker k. */
+    void give_verdict(size_t k, Verdict v)
+    {
+        Pack p;
+        p.u32((uint32_t)v);
+        if (live_[k] && !chans_[k].send(Msg::verdict, p.bytes()))
+            drop(k, "ended_early", "the program ended before its harness finished");
+    }
+    /* The worker's side: the checker's verdict on the output just sent.  A
+     * checker that is gone, or says something else, ends the worker. */
+    Verdict take_verdict()
+    {
+        std::string b;
+        Msg kind;
+        bool ended = false;
+        if (!chans_[0].receive(&kind, &b, 4, &ended) || kind != Msg::verdict)
+            gone(ended ? "the checker ended" : "the checker sent something else than a verdict");
+        Unpack u(b);
+        uint32_t v = u.u32();
+        if (!u.done() || v > (uint32_t)Verdict::again)
+            gone("the checker sent something else than a verdict");
+        return (Verdict)v;
     }
 
     void give_timing(const Timing& t, long long calls)
@@ -392,12 +445,12 @@ public:
         p.u64((uint64_t)calls);
         give(Msg::timing, p);
     }
-    /* The worker's timing, as measured in the worker: numbers in range,
+    /* Worker k's timing, as measured in the worker: numbers in range,
      * nothing more is checked (times are the learner's process's word). */
-    bool take_timing(Timing* t, long long* calls)
+    bool take_timing(size_t k, Timing* t, long long* calls)
     {
         std::string b;
-        if (!take(Msg::timing, &b, 128))
+        if (!take(k, Msg::timing, &b, 128))
             return false;
         Unpack u(b);
         Stats& s = t->stats;
@@ -414,7 +467,7 @@ public:
         t->outlived = u.u32() != 0;
         *calls = (long long)u.u64();
         if (!u.done() || !ok || t->batched < 1 || t->batched > 1000000 || *calls < 0)
-            return diverged("a timing that is out of range");
+            return diverged(k, "a timing that is out of range");
         return true;
     }
 
@@ -432,68 +485,78 @@ public:
         p.u64((uint64_t)calls);
         give(Msg::finish, p);
     }
-    /* The end of the worker's harness, then the end of its stream. */
-    bool take_finish(long long* calls)
+    /* The end of worker k's harness, then the end of its stream. */
+    bool take_finish(size_t k, long long* calls)
     {
         std::string b;
-        if (!take(Msg::finish, &b, 8))
+        if (!take(k, Msg::finish, &b, 8))
             return false;
         Unpack u(b);
         *calls = (long long)u.u64();
         if (!u.done())
-            return diverged("a finish message of the wrong length");
-        if (!chan_.at_end())
-            return diverged(chan_.why());
+            return diverged(k, "a finish message of the wrong length");
+        if (!chans_[k].at_end())
+            return diverged(k, chans_[k].why());
         return true;
     }
 
 private:
     Role role_ = Role::alone;
-    Channel chan_;
-    Problem problem_;
+    std::vector<Channel> chans_;
+    std::vector<Problem> problems_;
+    std::vector<bool> live_;
 
     void give(Msg kind, const Pack& p)
     {
-        if (chan_.send(kind, p.bytes()))
-            return;
-        /* No one is listening: there is no one to report to either. */
-        fprintf(stderr, "lab: %s\n", chan_.why().c_str());
+        if (!chans_[0].send(kind, p.bytes()))
+            gone(chans_[0].why());
+    }
+
+    /* No one is listening: there is no one to report to either. */
+    [[noreturn]] static void gone(const std::string& why)
+    {
+        fprintf(stderr, "lab: %s\n", why.c_str());
         fflush(stderr);
         _exit(2);
     }
 
-    bool diverged(const std::string& what)
+    bool drop(size_t k, const std::string& name, const std::string& message)
     {
-        problem_.name = "judge";
-        problem_.message = "the program sent " + what + ", not what its harness sends";
-        problem_.where = "the checker";
+        live_[k] = false;
+        problems_[k].name = name;
+        problems_[k].message = message;
+        problems_[k].where = "the checker";
         return false;
     }
 
-    /* The next frame, which must be of kind want (an error frame is the
-     * worker's runtime error, taken as the problem). */
-    bool take(Msg want, std::string* b, size_t max)
+    bool diverged(size_t k, const std::string& what)
+    {
+        return drop(k, "judge", "the program sent " + what + ", not what its harness sends");
+    }
+
+    /* Worker k's next frame, which must be of kind want (an error frame is
+     * the worker's runtime error, taken as its problem). */
+    bool take(size_t k, Msg want, std::string* b, size_t max)
     {
         Msg kind;
         bool ended = false;
-        if (!chan_.receive(&kind, b, std::max(max, (size_t)(3 * (kTextMax + 4))), &ended)) {
-            problem_.name = ended ? "ended_early" : "judge";
-            problem_.message = ended ? chan_.why() : "the program sent " + chan_.why();
-            problem_.where = "the checker";
+        if (!live_[k])
             return false;
-        }
+        if (!chans_[k].receive(&kind, b, std::max(max, (size_t)(3 * (kTextMax + 4))), &ended))
+            return drop(k, ended ? "ended_early" : "judge",
+                        ended ? chans_[k].why() : "the program sent " + chans_[k].why());
         if (kind == Msg::error) {
             Unpack u(*b);
-            problem_.name = u.str();
-            problem_.message = u.str();
-            problem_.where = u.str();
+            std::string name = u.str(), message = u.str(), where = u.str();
             if (!u.done())
-                return diverged("an error message of the wrong length");
+                return diverged(k, "an error message of the wrong length");
+            drop(k, name, message);
+            problems_[k].where = where;
             return false;
         }
         if (kind != want || b->size() > max)
-            return diverged(kind == Msg::finish ? "the end of its harness too early"
-                                                : "a message out of turn");
+            return diverged(k, kind == Msg::finish ? "the end of its harness too early"
+                                                   : "a message out of turn");
         return true;
     }
 };
