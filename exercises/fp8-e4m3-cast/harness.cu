@@ -133,7 +133,8 @@ static void run_case(lab::Lab& lab, int which, uint64_t seed)
     float s = reference_scale(x);
     std::vector<float> want_scale = {s};
     std::vector<uint8_t> want(n);
-    for (size_t i = 0; i < n; i++)
+    // only where outputs are compared (not in the judge's worker)
+    for (size_t i = 0; lab.reference() && i < n; i++)
         want[i] = reference_e4m3(x[i] * s);
 
     lab::DeviceArray<float> dx = lab::to_device(x);
