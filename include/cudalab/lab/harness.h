@@ -205,16 +205,20 @@ public:
             record_compare<T>(result_, case_, case_seed_, c);
             return c.pass();
         }
-        Compare shown;
+        Compare shown, before;
         bool all = true, any = false;
+        std::vector<T> seen;
         for (size_t k = 0; k < each_.size(); k++) {
             std::vector<T> got;
             if (!judge_.take_output(k, case_, case_seed_, false,
                                     std::max(values.size(), want.size()), 0, &got))
                 continue;
-            Compare c = compare_values(got, want, tol, note);
+            Compare c = any && same_bytes(got, seen) ? before
+                                                     : compare_values(got, want, tol, note);
             record_compare<T>(each_[k], case_, case_seed_, c);
             note_worst(c, &shown, &all, &any);
+            before = c;
+            seen.swap(got);
         }
         return give_verdicts<T>(shown, all);
     }
@@ -389,13 +393,15 @@ private:
     template <class T>
     bool expect_in_checker(const DeviceArray<T>& got, const std::vector<T>& want, Tol tol)
     {
-        Compare shown;
+        Compare shown, before;
         bool all = true, any = false;
+        std::vector<T> seen;
         for (size_t k = 0; k < each_.size(); k++) {
             std::vector<T> h, h2;
             if (!judge_.take_output(k, case_, case_seed_, true, got.size(), got.guard(), &h))
                 continue;
-            Compare c = compare_output(got, want, tol, h);
+            Compare c = any && same_bytes(h, seen) ? before : compare_output(got, want, tol, h);
+            const Compare compared = c;
             std::vector<size_t> unsure =
                 canary_answers(h, want, std::min(got.size(), want.size()));
             bool again = recheck_due(got, unsure);
@@ -412,8 +418,20 @@ private:
                 got.upload(again ? h2 : h);
             record_compare<T>(each_[k], case_, case_seed_, c);
             note_worst(c, &shown, &all, &any);
+            before = compared;
+            seen.swap(h);
         }
         return give_verdicts<T>(shown, all);
+    }
+
+    /* Whether a worker's output is byte for byte the one the worker before
+     * it sent.  The checker then takes over that one's comparison: under
+     * two schedules the outputs mostly agree, and a memcmp costs far less
+     * than comparing element by element against the reference. */
+    template <class T>
+    static bool same_bytes(const std::vector<T>& a, const std::vector<T>& b)
+    {
+        return a.size() == b.size() && memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
     }
 
     /* Keeps in *shown the first failing comparison (else the first). */
