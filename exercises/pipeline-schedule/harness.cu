@@ -439,8 +439,11 @@ static void run_case(lab::Lab& lab, const Shape& sh, uint64_t seed)
     }
     for (int m = 0; m < M; m++)
         X[m] = rng.uniform<float>((size_t)b * D, -1.0, 1.0);
-    std::vector<std::vector<float>> want_out, want_dw;
-    reference(sh, W, X, want_out, want_dw);
+    // The reference, where it is compared (not in a judge's worker, which
+    // passes lab.expect empty ones).
+    std::vector<std::vector<float>> want_out(M), want_dw(P);
+    if (lab.reference())
+        reference(sh, W, X, want_out, want_dw);
 
     setup(lab, sh, "gpipe", W, X);
     lab.call([&] { gpipe(P, M); });

@@ -50,9 +50,11 @@ static void run_case(lab::Lab& lab, const Shape& s, uint64_t seed)
     std::vector<float> Bm = rng.uniform<float>(H * T * N, -1.0, 1.0);
     std::vector<float> Cm = rng.uniform<float>(H * T * N, -1.0, 1.0);
 
+    // The sequential recurrence in double, where it is compared (not in a
+    // judge's worker).
     std::vector<float> want(H * T * P);
     std::vector<double> st(N * P);
-    for (size_t h = 0; h < H; h++) {
+    for (size_t h = 0; lab.reference() && h < H; h++) {
         std::fill(st.begin(), st.end(), 0.0);
         for (size_t t = 0; t < T; t++) {
             size_t ht = h * T + t;
