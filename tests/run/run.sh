@@ -515,13 +515,8 @@ host_and_graph_races_reach_the_verdict() {
 # measured once and kept in the cache, sets the budget; the verdict is a
 # timeout naming the line and thread where it spun.  A solution that
 # merely needs more than the floor still passes.
-runaway_kernel_stopped_early() {
-	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
-	if [ ! -f "$lib" ]; then
-		note "no simt library at $lib"
-		return
-	fi
-	home=$T/runaway-home
+# vector-add's add_kernel, spinning: one launch that never ends.
+write_spin() {
 	cat >"$T/spin.cu" <<'CU'
 #include <cuda_runtime.h>
 __global__ void add_kernel(const float* a, const float* b, float* c, int n)
@@ -536,6 +531,16 @@ void solve(const float* a, const float* b, float* c, int n)
     add_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);
 }
 CU
+}
+
+runaway_kernel_stopped_early() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	home=$T/runaway-home
+	write_spin
 	real() { clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
 		CUDALAB_SIMT_LIB="$lib" "$BIN" "$@"; }
 	for round in measured cached; do
@@ -552,6 +557,58 @@ CU
 	real check vector-add --file "$SRC/exercises/vector-add/solution.cu" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass'"
+}
+
+# The reference solution's budget run counts every block of its launches,
+# so it runs with simt's time model off (which would run only a sample of
+# a large grid's blocks), whatever CUDALAB_SIMT_PREDICT the shell holds.
+# The content is a copy whose vector-add solution writes down the variable
+# as each call of solve sees it.
+budget_run_ignores_the_shells_predict() {
+	lib=$SRC/${BUILD:-build}/libcudalab-simt.a
+	if [ ! -f "$lib" ]; then
+		note "no simt library at $lib"
+		return
+	fi
+	content=$T/seen-content
+	mkdir -p "$content/exercises"
+	ln -s "$SRC/lessons" "$content/lessons"
+	ln -s "$SRC/include" "$content/include"
+	for ex in "$SRC"/exercises/*/; do
+		ex=$(basename "$ex")
+		[ "$ex" = vector-add ] || ln -s "$SRC/exercises/$ex" "$content/exercises/$ex"
+	done
+	cp -R "$SRC/exercises/vector-add" "$content/exercises/vector-add"
+	cat >"$content/exercises/vector-add/solution.cu" <<'CU'
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+__global__ void add_kernel(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+void solve(const float* a, const float* b, float* c, int n)
+{
+    const char *seen = getenv("SEEN_PREDICT"), *p = getenv("CUDALAB_SIMT_PREDICT");
+    FILE* f = seen ? fopen(seen, "a") : NULL;
+    if (f) {
+        fprintf(f, "[%s]\n", p ? p : "unset");
+        fclose(f);
+    }
+    add_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);
+}
+CU
+	write_spin
+	clenv CUDALAB_GPU=0 CUDALAB_HOME="$T/seen-home" CUDALAB_CONTENT="$content" \
+		CUDALAB_SIMT_LIB="$lib" CUDALAB_SIMT_PREDICT=h100-sxm SEEN_PREDICT="$T/seen" \
+		"$BIN" check vector-add --file "$T/spin.cu" --json
+	expect_rc 1
+	json_expect "d['status'] == 'timeout' and 'of the reference solution' in d['summary']"
+	seen=$(sort -u "$T/seen" 2>/dev/null)
+	[ "$seen" = "[]" ] ||
+		note "the reference's budget run saw CUDALAB_SIMT_PREDICT as: ${seen:-nothing (it never ran)}"
 }
 
 # Remote checks through stand-ins for ssh, srun and scancel
@@ -1128,7 +1185,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	flood_is_capped exit_without_result nvcc_missing_is_an_environment_error \
 	gpu_without_gpu_is_an_environment_error cache_hit_skips_nvcc json_shape \
 	attempts_are_recorded bench_reports_timing simt_attaches_counters \
-	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused unprivileged_user_is_sandboxed file_inputs_are_checked device_kernel \
+	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early budget_run_ignores_the_shells_predict remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused unprivileged_user_is_sandboxed file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
