@@ -610,12 +610,18 @@ static void utilisations(const struct pm_launch *p, const struct pm_sim_out *o,
 /* The kernel's name without its parameter list. */
 static void short_name(const char *mangled, char *out, size_t n)
 {
+	static const char anon[] = "(anonymous namespace)::";
 	char buf[1024];
 	const char *s = simt_demangle(mangled, buf, sizeof buf);
 	int depth = 0;
 	size_t k = 0;
 
 	for (; *s && k + 1 < n; s++) {
+		/* a static kernel's namespace: not the start of its parameters */
+		while (strncmp(s, anon, sizeof anon - 1) == 0)
+			s += sizeof anon - 1;
+		if (!*s)
+			break;
 		if (*s == '<')
 			depth++;
 		else if (*s == '>')
