@@ -128,14 +128,19 @@ status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
 limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
-# run_check NAME PROG: runs PROG --mode check with the result on fd 3 (and
-# on simt $need simulated devices, and the counters in $TMP/NAME.counters);
-# sets rc, st (its status) and nodev (1 when no device could be used).
+# run_check NAME PROG [DEVICE]: runs PROG --mode check with the result on
+# fd 3 (and on simt $need simulated devices, and the counters in
+# $TMP/NAME.counters); with DEVICE, under simt's time model for that device
+# file of devices/, as 'cudalab check --predict DEVICE' runs it.  Sets rc,
+# st (its status) and nodev (1 when no device could be used).
 need=1
 run_check() {
+	model_env=
+	[ -z "${3:-}" ] || model_env="CUDALAB_SIMT_PREDICT=$3 CUDALAB_SIMT_DEVICES=devices
+		CUDALAB_SIMT_PREDICT_QUIET=1 CUDALAB_SIMT_PREDICT_BUDGET=0"
 	# shellcheck disable=SC2086
-	CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" CUDALAB_RESULT_FD=3 \
-		$limit "$2" --mode check 3>"$TMP/$1.json" \
+	env $model_env CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" \
+		CUDALAB_RESULT_FD=3 $limit "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
 	st=$(status "$TMP/$1.json")
@@ -194,15 +199,42 @@ verdict() {
 #     expect: runtime_error
 #     signal: SIGSEGV  (the signal's name, as kill -l gives it)
 #     stderr: TEXT     a text its stderr must hold (one line each)
+# A check that needs simt's time model (the overlap of copies and kernels
+# on the modelled timeline) says
+#     predict: DEVICE  (a device file of devices/)
+# and then runs as 'cudalab check --predict DEVICE' runs it; so does EX's
+# reference solution, once per DEVICE, which must pass there too.
 # They run on simt only, where a run is the same on every machine.
+
+# predicted_reference EX DEVICE: EX's reference passes, without a hazard,
+# under the time model for DEVICE.
+predicted_reference() {
+	run_check "$1-solution-$2" "$TMP/$1-solution-simt" "$2"
+	if [ "$rc" -eq 0 ] && [ "$st" = pass ] &&
+		! grep -q '^simt: ERROR SUMMARY' "$TMP/$1-solution-$2.stderr"; then
+		ok
+	else
+		bad "$1/solution (simt, predicting $2)" "exit $rc, status '$st' (want 0, pass)"
+		head -c 2000 "$TMP/$1-solution-$2.json"
+	fi
+}
 
 # wrong_solutions EX DIR: builds and runs EX's wrong solutions against the
 # harness object built for it.
 wrong_solutions() {
+	predicted=
 	for w in tests/harness/wrong/"$1"/*.cu tests/harness/wrong/"$1"/*.sed; do
 		[ -f "$w" ] || continue
 		name=$1/$(basename "$w")
 		want_st=$(sed -n 's/^[#/ ]*expect: *//p' "$w" | head -n 1)
+		model=$(sed -n 's/^[#/ ]*predict: *//p' "$w" | head -n 1)
+		[ -z "$model" ] || case " $predicted " in
+		*" $model "*) ;;
+		*)
+			predicted="$predicted $model"
+			predicted_reference "$1" "$model"
+			;;
+		esac
 		want_case=$(sed -n 's/^[#/ ]*case: *//p' "$w" | head -n 1)
 		want_sig=$(sed -n 's/^[#/ ]*signal: *SIG//p' "$w" | head -n 1)
 		want_err=$(sed -n 's/^[#/ ]*stderr: *//p' "$w")
@@ -227,7 +259,7 @@ wrong_solutions() {
 			bad "$name" "does not build with simt"
 			continue
 		fi
-		run_check wrong "$TMP/wrong-simt"
+		run_check wrong "$TMP/wrong-simt" "$model"
 		if [ "$want_st" = hazard ]; then
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
 				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
