@@ -236,6 +236,14 @@ static int run_harness(const struct run_request *req, struct run_result *res, co
 			if (schedule == 0)
 				predict_out = report_file(cache, "predictions");
 			n += predict_env(req, predict_out, predicted, env + n, entries + 6);
+		} else if (req->mode == RUN_CHECK && req->ex && req->ex->timeline) {
+			/* the check reads simt's modelled timeline: the time
+			 * model is on for the GPU the lessons' figures are for,
+			 * its report unshown since no prediction was asked */
+			struct run_request timed = *req;
+
+			timed.predict = RUN_DEFAULT_DEVICE;
+			n += predict_env(&timed, NULL, 0, env + n, entries + 6);
 		} else {
 			/* the learner's shell does not turn a check into a prediction */
 			env[n++] = "CUDALAB_SIMT_PREDICT=";

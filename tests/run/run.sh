@@ -841,6 +841,28 @@ if first["reread"]["blocks_run"] != first["reread"]["blocks"]:
 		note "$(cat "$T/why")"
 }
 
+# An exercise whose check reads simt's modelled timeline ("timeline: true":
+# ring-attention-peer asks its copies to overlap its kernels) is checked
+# with the time model on even when predictions are off, and shows no
+# prediction then: a ring that queues its copies on the attention's
+# stream fails the overlap case, the reference passes.
+timeline_exercise_needs_no_predict() {
+	home=$T/timeline-home
+	mkdir -p "$home"
+	printf 'predict = off\n' >"$home/config"
+	sed -f "$SRC/tests/harness/wrong/ring-attention-peer/copy-on-the-compute-stream.sed" \
+		"$SRC/exercises/ring-attention-peer/solution.cu" >"$T/serial.cu"
+	for f in "$T/serial.cu" "$SRC/exercises/ring-attention-peer/solution.cu"; do
+		clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+			"$BIN" check ring-attention-peer --file "$f" --json
+		cp "$T/out" "$T/timeline-$(basename "$f").json"
+	done
+	cp "$T/timeline-serial.cu.json" "$T/out"
+	json_expect "d['status'] == 'wrong' and 'prediction' not in d and [c['name'] for c in d['cases'] if c['status'] != 'pass'] == ['copy/compute overlap ranks=3 n=33 d=16', 'copy/compute overlap ranks=4 n=16 d=32']"
+	cp "$T/timeline-solution.cu.json" "$T/out"
+	json_expect "d['status'] == 'pass' and 'prediction' not in d and sum(1 for c in d['cases'] if c['name'].startswith('copy/compute overlap') and 'not checked' not in c['name']) == 2"
+}
+
 # --- run ------------------------------------------------------------------
 run_returns_the_programs_code() {
 	cl run "$FIX/programs/exit7.c" -- one "two words"
@@ -928,7 +950,7 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
 	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels \
-	simt_predictions_repeat_exactly; do
+	simt_predictions_repeat_exactly timeline_exercise_needs_no_predict; do
 	# RUN_ONLY="name ..." runs just those
 	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done
