@@ -7,6 +7,7 @@
 #ifndef CUDALAB_CONTENT_H
 #define CUDALAB_CONTENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum item_kind {
@@ -56,6 +57,8 @@ struct exercise {
 	int order;
 	int difficulty; /* 1..5 */
 	int gpus;       /* devices its program needs: 1..64 ("gpus", default 1) */
+	bool timeline;  /* its check reads simt's modelled timeline ("timeline:
+			 * true"): simt checks it with the time model on */
 	char **hints;
 	size_t n_hints;
 	size_t body_offset;

@@ -268,6 +268,12 @@ struct run_request {
 				    * NULL: no prediction */
 };
 
+/* The GPU the lessons' figures are for: the device simt's time model
+ * predicts a bench for unless told otherwise, and the one it models in
+ * the check of an exercise that reads the modelled timeline ("timeline:
+ * true") when no prediction was asked for. */
+#define RUN_DEFAULT_DEVICE "h100-sxm"
+
 /* Where a remote check runs and how it is started. */
 struct run_remote {
 	const char *host;       /* ssh: the host, as ssh takes it (~/.ssh/config applies) */

@@ -245,9 +245,6 @@ int cli_predict_good(const char *id)
 	return 1;
 }
 
-/* The built-in choice: the GPU the lessons' figures are for. */
-#define DEFAULT_PREDICT "h100-sxm"
-
 int cli_predict_device(struct cli *c, const char *given, enum run_mode mode, char **device)
 {
 	const char *env = getenv("CUDALAB_SIMT_PREDICT"), *id = given, *origin = "--predict";
@@ -270,7 +267,7 @@ int cli_predict_device(struct cli *c, const char *given, enum run_mode mode, cha
 		else if (c->cfg.predict)
 			id = c->cfg.predict, origin = "config";
 		else
-			id = DEFAULT_PREDICT, origin = NULL;
+			id = RUN_DEFAULT_DEVICE, origin = NULL;
 	}
 	if (!id || strcmp(id, "off") == 0)
 		return 0;

@@ -24,13 +24,13 @@ static const struct field item_fields[] = {
 	{ "note", FIELD_STRING, 1 },
 };
 
-enum { E_ID, E_TITLE, E_LESSON, E_ORDER, E_DIFFICULTY, E_HINTS, E_GPUS };
+enum { E_ID, E_TITLE, E_LESSON, E_ORDER, E_DIFFICULTY, E_HINTS, E_GPUS, E_TIMELINE };
 
 static const struct field exercise_fields[] = {
 	{ "id", FIELD_STRING, 1 },    { "title", FIELD_STRING, 1 },
 	{ "lesson", FIELD_STRING, 1 }, { "order", FIELD_INT, 1 },
 	{ "difficulty", FIELD_INT, 1 }, { "hints", FIELD_SEQ, 1 },
-	{ "gpus", FIELD_INT, 0 },
+	{ "gpus", FIELD_INT, 0 },       { "timeline", FIELD_STRING, 0 },
 };
 
 /* The most devices an exercise may ask for (simt's CUDALAB_SIMT_GPUS
@@ -367,6 +367,17 @@ static int exercise_from_fields(struct source *src, yaml_node_t **v,
 				     "\"gpus\" must be 1 to %d, got %d", MAX_GPUS, e->gpus);
 			rc = -1;
 		}
+	}
+	if (v[E_TIMELINE]) {
+		char *t = content_scalar(v[E_TIMELINE]);
+
+		e->timeline = strcmp(t, "true") == 0;
+		if (!e->timeline && strcmp(t, "false") != 0) {
+			content_diag(src->cat, src->file, content_node_pos(src, v[E_TIMELINE]),
+				     "\"timeline\" must be true or false, got \"%s\"", t);
+			rc = -1;
+		}
+		free(t);
 	}
 	return rc;
 }

@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cudalab/content.h"
 #include "cudalab/util.h"
 #include "predict.h"
 #include "result.h"
@@ -192,6 +193,20 @@ static void predict_env(struct envs *e, const struct run_request *req, const str
 	free(devices);
 }
 
+/* req as the time model sees it: a check of an exercise that reads
+ * simt's modelled timeline ("timeline: true") that asked for no
+ * prediction models the GPU the lessons' figures are for, its report
+ * unshown.  The checker then runs under the same model as its workers:
+ * its harness takes the same steps (what it names its cases by). */
+static struct run_request timed_request(const struct run_request *req)
+{
+	struct run_request timed = *req;
+
+	if (!req->predict && req->mode == RUN_CHECK && req->ex && req->ex->timeline)
+		timed.predict = RUN_DEFAULT_DEVICE;
+	return timed;
+}
+
 /* The report's path for reading it back here (predict.c reads files). */
 static char *report_path(const struct report *r)
 {
@@ -218,6 +233,7 @@ static void worker_setup(struct worker *w, struct envs *e, const struct run_judg
 			 const struct run_result *res, size_t k, int chan, uint64_t budget)
 {
 	const struct run_request *req = j->req;
+	const struct run_request timed = timed_request(req);
 	const char **env = e->worker[k];
 	int n = 0;
 
@@ -243,7 +259,7 @@ static void worker_setup(struct worker *w, struct envs *e, const struct run_judg
 			if (w->pr.entry)
 				w->give[w->n_give++] = w->pr.child;
 		}
-		predict_env(e, req, &w->pr, 0, env, &n);
+		predict_env(e, &timed, &w->pr, 0, env, &n);
 		env[n++] = "CUDALAB_SIMT_CHECKS=1";
 		env[n++] = own(e, xasprintf("CUDALAB_SIMT_SCHEDULE=%zu", k));
 		if (budget)
@@ -364,9 +380,13 @@ static int run_once(const struct run_judge *j, struct run_result *res, size_t n,
 	}
 	e.checker[nc++] = own(&e, sb_steal(&role));
 	if (res->backend == BACKEND_SIMT) {
+		struct run_request timed = timed_request(req);
+
 		/* the checker's own device work needs no hazard checks */
 		e.checker[nc++] = "CUDALAB_SIMT_CHECKS=0";
 		simt_common(&e, j, e.checker, &nc);
+		if (timed.predict)
+			predict_env(&e, &timed, NULL, 0, e.checker, &nc);
 	}
 	if (req->progress && (watch.path = cache_file(j->cache, "progress")))
 		e.checker[nc++] = own(&e, xasprintf("CUDALAB_PROGRESS=%s", watch.path));

@@ -129,19 +129,23 @@ status() { "$TMP/test_lab" --status "$1" 2>/dev/null; }
 limit=""
 command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 
-# run_check NAME PROG [CHECKER]: runs PROG --mode check with the result on
-# fd 3 (and on simt $need simulated devices, and the counters in
+# run_check NAME PROG [CHECKER [DEVICE]]: runs PROG --mode check with the
+# result on fd 3 (and on simt $need simulated devices, and the counters in
 # $TMP/NAME.counters); with CHECKER, as cudalab's judge runs it: PROG is
 # the worker and CHECKER (the harness with the reference solution) judges
-# it (judge.py).  Sets rc, st (its status) and nodev (1 when no device
-# could be used).
+# it (judge.py); with DEVICE, both under simt's time model for that device
+# file of devices/, as 'cudalab check --predict DEVICE' runs them.  Sets
+# rc, st (its status) and nodev (1 when no device could be used).
 need=1
 run_check() {
 	judge=""
 	[ -n "${3:-}" ] && judge="python3 tests/harness/judge.py $3"
+	model_env=
+	[ -z "${4:-}" ] || model_env="CUDALAB_SIMT_PREDICT=$4 CUDALAB_SIMT_DEVICES=devices
+		CUDALAB_SIMT_PREDICT_QUIET=1 CUDALAB_SIMT_PREDICT_BUDGET=0"
 	# shellcheck disable=SC2086
-	CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" CUDALAB_RESULT_FD=3 \
-		$limit $judge "$2" --mode check 3>"$TMP/$1.json" \
+	env $model_env CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" \
+		CUDALAB_RESULT_FD=3 $limit $judge "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
 	st=$(status "$TMP/$1.json")
@@ -200,15 +204,42 @@ verdict() {
 #     expect: runtime_error
 #     signal: SIGSEGV  (the signal's name, as kill -l gives it)
 #     stderr: TEXT     a text its stderr must hold (one line each)
+# A check that needs simt's time model (the overlap of copies and kernels
+# on the modelled timeline) says
+#     predict: DEVICE  (a device file of devices/)
+# and then runs as 'cudalab check --predict DEVICE' runs it; so does EX's
+# reference solution, once per DEVICE, which must pass there too.
 # They run on simt only, where a run is the same on every machine.
+
+# predicted_reference EX DEVICE: EX's reference passes, without a hazard,
+# under the time model for DEVICE.
+predicted_reference() {
+	run_check "$1-solution-$2" "$TMP/$1-solution-simt" "$TMP/$1-solution-simt" "$2"
+	if [ "$rc" -eq 0 ] && [ "$st" = pass ] &&
+		! grep -q '^simt: ERROR SUMMARY' "$TMP/$1-solution-$2.stderr"; then
+		ok
+	else
+		bad "$1/solution (simt, predicting $2)" "exit $rc, status '$st' (want 0, pass)"
+		head -c 2000 "$TMP/$1-solution-$2.json"
+	fi
+}
 
 # wrong_solutions EX DIR: builds and runs EX's wrong solutions against the
 # harness object built for it.
 wrong_solutions() {
+	predicted=
 	for w in tests/harness/wrong/"$1"/*.cu tests/harness/wrong/"$1"/*.sed; do
 		[ -f "$w" ] || continue
 		name=$1/$(basename "$w")
 		want_st=$(sed -n 's/^[#/ ]*expect: *//p' "$w" | head -n 1)
+		model=$(sed -n 's/^[#/ ]*predict: *//p' "$w" | head -n 1)
+		[ -z "$model" ] || case " $predicted " in
+		*" $model "*) ;;
+		*)
+			predicted="$predicted $model"
+			predicted_reference "$1" "$model"
+			;;
+		esac
 		want_case=$(sed -n 's/^[#/ ]*case: *//p' "$w" | head -n 1)
 		want_sig=$(sed -n 's/^[#/ ]*signal: *SIG//p' "$w" | head -n 1)
 		want_err=$(sed -n 's/^[#/ ]*stderr: *//p' "$w")
@@ -233,7 +264,7 @@ wrong_solutions() {
 			bad "$name" "does not build with simt"
 			continue
 		fi
-		run_check wrong "$TMP/wrong-simt" "$TMP/$1-solution-simt"
+		run_check wrong "$TMP/wrong-simt" "$TMP/$1-solution-simt" "$model"
 		if [ "$want_st" = hazard ]; then
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
 				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"

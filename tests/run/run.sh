@@ -1102,6 +1102,57 @@ print(json.dumps({"status": "pass", "simt": json.load(open(sys.argv[1]))}))' \
 	[ "$(grep -c '^advice' "$T/findings")" = 4 ] || note "$(cat "$T/findings")"
 }
 
+# --- the time model ----------------------------------------------------------
+# A prediction depends on the program and the device alone: the same in
+# every run, though the arena's base moves each time (its kernel reread's
+# time turns on which lines share a cache set), and with one worker, two
+# or three (busy is sampled, and the budget counts instructions, never
+# seconds): fixtures/run/programs/predict_repeat.cu.
+simt_predictions_repeat_exactly() {
+	for k in 1 2 3; do
+		rm -f "$T/pred$k"
+		clenv CUDALAB_CONTENT="$SRC" CUDALAB_SIMT_THREADS=$k CUDALAB_SIMT_PREDICT_BUDGET=1 \
+			CUDALAB_SIMT_PREDICT_OUT="$T/pred$k" "$BIN" run --backend simt \
+			--predict h100-sxm "$FIX/programs/predict_repeat.cu"
+		expect_rc 0
+	done
+	python3 -c 'import json, sys
+runs = [[json.loads(l) for l in open(f)] for f in sys.argv[1:]]
+keys = [[(x["kernel"], x["us"], x["blocks_run"], x["warp_instructions_run"]) for x in r]
+        for r in runs]
+for k in keys[1:]:
+    if k != keys[0]:
+        sys.exit("runs differ: %s and %s" % (keys[0], k))
+first = {x["kernel"]: x for x in runs[0]}
+if first["busy"]["blocks_run"] >= first["busy"]["blocks"]:
+    sys.exit("busy was not sampled: the budget did not bite")
+if first["reread"]["blocks_run"] != first["reread"]["blocks"]:
+    sys.exit("reread was sampled")' "$T/pred1" "$T/pred2" "$T/pred3" >"$T/why" 2>&1 ||
+		note "$(cat "$T/why")"
+}
+
+# An exercise whose check reads simt's modelled timeline ("timeline: true":
+# ring-attention-peer asks its copies to overlap its kernels) is checked
+# with the time model on even when predictions are off, and shows no
+# prediction then: a ring that queues its copies on the attention's
+# stream fails the overlap case, the reference passes.
+timeline_exercise_needs_no_predict() {
+	home=$T/timeline-home
+	mkdir -p "$home"
+	printf 'predict = off\n' >"$home/config"
+	sed -f "$SRC/tests/harness/wrong/ring-attention-peer/copy-on-the-compute-stream.sed" \
+		"$SRC/exercises/ring-attention-peer/solution.cu" >"$T/serial.cu"
+	for f in "$T/serial.cu" "$SRC/exercises/ring-attention-peer/solution.cu"; do
+		clenv CUDALAB_GPU=0 CUDALAB_HOME="$home" CUDALAB_CONTENT="$SRC" \
+			"$BIN" check ring-attention-peer --file "$f" --json
+		cp "$T/out" "$T/timeline-$(basename "$f").json"
+	done
+	cp "$T/timeline-serial.cu.json" "$T/out"
+	json_expect "d['status'] == 'wrong' and 'prediction' not in d and [c['name'] for c in d['cases'] if c['status'] != 'pass'] == ['copy/compute overlap ranks=3 n=33 d=16', 'copy/compute overlap ranks=4 n=16 d=32']"
+	cp "$T/timeline-solution.cu.json" "$T/out"
+	json_expect "d['status'] == 'pass' and 'prediction' not in d and sum(1 for c in d['cases'] if c['name'].startswith('copy/compute overlap') and 'not checked' not in c['name']) == 2"
+}
+
 # --- run ------------------------------------------------------------------
 run_returns_the_programs_code() {
 	cl run "$FIX/programs/exit7.c" -- one "two words"
@@ -1188,7 +1239,8 @@ for name in first_check_makes_the_copy syntax_error_names_the_file_and_line \
 	simt_hazards_and_schedules exercise_needing_three_gpus racy_reduce_sum_is_never_a_pass simt_bench_predicts_the_gpu_time ring_without_events_is_a_hazard host_and_graph_races_reach_the_verdict runaway_kernel_stopped_early budget_run_ignores_the_shells_predict remote_over_ssh_and_slurm remote_far_side_misbehaves forged_result_is_not_a_pass attacks_are_refused unprivileged_user_is_sandboxed file_inputs_are_checked device_kernel \
 	hints_in_order_and_remembered solution_only_after_a_pass reset_keeps_a_backup \
 	watch_rechecks_on_save run_returns_the_programs_code run_signal_timeout_compile_error \
-	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels; do
+	bench_exercises_report run_usage_errors insight_rules_fire_on_their_kernels \
+	simt_predictions_repeat_exactly timeline_exercise_needs_no_predict; do
 	# RUN_ONLY="name ..." runs just those
 	case " ${RUN_ONLY:-$name} " in *" $name "*) t "$name" ;; esac
 done

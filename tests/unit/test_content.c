@@ -703,6 +703,42 @@ Test(content, exercise_gpus)
 	drop_tree();
 }
 
+/* "timeline": false when absent, true or false as written, a diagnostic
+ * on anything else (the exercise is left out). */
+Test(content, exercise_timeline)
+{
+	const struct exercise *e;
+	struct catalog *c;
+
+	temp_tree();
+	put("lessons/a.md", "---\nid: les\ntitle: T\nsection: S\norder: 1\n"
+			    "minutes: 3\nexercises: [plain, on, off, maybe]\n---\n");
+	put_exercise("plain", "---\nid: plain\ntitle: T\nlesson: les\norder: 1\n"
+			      "difficulty: 1\nhints: [h]\n---\n");
+	put_exercise("on", "---\nid: on\ntitle: T\nlesson: les\norder: 2\n"
+			   "difficulty: 1\nhints: [h]\ntimeline: true\n---\n");
+	put_exercise("off", "---\nid: off\ntitle: T\nlesson: les\norder: 3\n"
+			    "difficulty: 1\nhints: [h]\ntimeline: false\n---\n");
+	put_exercise("maybe", "---\nid: maybe\ntitle: T\nlesson: les\norder: 4\n"
+			      "difficulty: 1\nhints: [h]\ntimeline: yes please\n---\n");
+	c = catalog_load(root);
+	expect_n_diags(c, 2);
+	expect_diag(c, 0, "exercises/maybe/exercise.md", 8, 11,
+		    "\"timeline\" must be true or false, got \"yes please\"");
+	expect_diag(c, 1, "lessons/a.md", 7, 29, "unknown exercise \"maybe\"");
+	e = catalog_exercise(c, "plain");
+	cr_assert_not_null(e);
+	cr_expect(!e->timeline);
+	e = catalog_exercise(c, "on");
+	cr_assert_not_null(e);
+	cr_expect(e->timeline);
+	e = catalog_exercise(c, "off");
+	cr_assert_not_null(e);
+	cr_expect(!e->timeline);
+	catalog_free(c);
+	drop_tree();
+}
+
 Test(content, yaml_reader_error_and_second_document)
 {
 	struct catalog *c;

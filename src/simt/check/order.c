@@ -185,6 +185,11 @@ void simt_order_lane_free(uint32_t lane)
 		lanes[lane].live = false;
 }
 
+int simt_order_lane_device(uint32_t lane)
+{
+	return lanes[lane].device;
+}
+
 bool simt_order_streams(void)
 {
 	return streams_made > 0 || threads_made > 0 || node_lanes_made;

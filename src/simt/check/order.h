@@ -53,6 +53,8 @@ uint32_t simt_order_lane_new(int device, bool blocking, uint32_t *number);
  * device (the caller keeps it: one per thread and device). */
 uint32_t simt_order_per_thread_lane(int device);
 void simt_order_lane_free(uint32_t lane);
+/* The device a lane was made for. */
+int simt_order_lane_device(uint32_t lane);
 /* A lane for nodes of an executable graph: a launch runs each node as an
  * operation of its node's lane, which follows the lanes of the nodes it
  * depends on (simt_order_follow), so nodes with no path between them are

@@ -1,9 +1,12 @@
 /* Sector caches for the time model (see cache.h).  Sets are chosen by a
  * multiplicative hash of the line address, as GPU caches hash addresses
  * across sets and slices, so that power-of-two strides do not all land in
- * one set. */
+ * one set.  The address hashed is pm_line_key's: the hash mixes every
+ * bit, so with the arena's randomised base in it two runs of a program
+ * would put its lines in different sets, and predict different times. */
 #include "perf/cache.h"
 #include "base/base.h"
+#include "mem/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +51,14 @@ void pm_cache_clear(struct pm_cache *c)
 	c->evicted_dirty = 0;
 }
 
+uint64_t pm_line_key(uint64_t line)
+{
+	return line - __atomic_load_n(&simt_guard.lo, __ATOMIC_RELAXED) / LINE;
+}
+
 static inline uint32_t set_of(const struct pm_cache *c, uint64_t line)
 {
-	return (uint32_t)(((line * 0x9e3779b97f4a7c15ull) >> 32) % c->sets);
+	return (uint32_t)(((pm_line_key(line) * 0x9e3779b97f4a7c15ull) >> 32) % c->sets);
 }
 
 /* The way holding `line` in its set, or -1; *victim: the way to use if

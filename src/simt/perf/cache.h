@@ -21,6 +21,12 @@ struct pm_cache {
 /* A cache of `bytes` (at least one line) with `ways` ways of 128-byte
  * lines of four 32-byte sectors. */
 void pm_cache_init(struct pm_cache *c, uint64_t bytes, uint32_t ways);
+
+/* What a hash of a line address may use: the line's offset in simt's
+ * arena rather than where the arena lies in this run (its base is
+ * randomised), so that a program's lines hash alike in every run and the
+ * time model predicts the same time. */
+uint64_t pm_line_key(uint64_t line);
 void pm_cache_free(struct pm_cache *c);
 void pm_cache_clear(struct pm_cache *c);
 

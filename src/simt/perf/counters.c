@@ -158,9 +158,7 @@ static void write_peer(FILE *f)
 	fputs("]}", f);
 }
 
-/* A device number after a dot at *s, which moves past it: the number,
- * or -1 when there is none or it names no possible device. */
-static int dot_device(const char **s)
+int simt_counters_dot_device(const char **s)
 {
 	int d = 0;
 
@@ -186,7 +184,8 @@ static int peer_counter(const char *name, unsigned long long *value)
 			continue;
 		if (*s == '\0')
 			break;
-		if ((src = dot_device(&s)) >= 0 && (dst = dot_device(&s)) >= 0 &&
+		if ((src = simt_counters_dot_device(&s)) >= 0 &&
+		    (dst = simt_counters_dot_device(&s)) >= 0 &&
 		    *s == '\0')
 			break;
 	}

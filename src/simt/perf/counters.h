@@ -49,13 +49,21 @@ void simt_counters_init(int devices);
 void simt_counters_section(const char *prefix, void (*json)(FILE *f),
 			   int (*counter)(const char *name,
 					  unsigned long long *value));
+/* A device number after a dot at *s (a counter name's ".D"), which
+ * moves past it: the number, or -1 when there is none or it names no
+ * possible device. */
+int simt_counters_dot_device(const char **s);
 /* Public, for programs that read their own counters while they run (lab.h
  * declares it weak): sets *value to the counter `name` (a key of the
  * counters JSON: "global_load_sectors", "shared_bank_conflicts", ...,
  * "launches") summed over every kernel launched so far, and returns 0; -1
  * for an unknown name.  Copies between devices are "peer_copies",
  * "peer_copy_bytes", "peer_copies_staged" and "peer_copy_bytes_staged",
- * in all or, with ".S.D" after the name, from device S to device D.  The first call turns counting on when
+ * in all or, with ".S.D" after the name, from device S to device D.
+ * The modelled timeline's figures (runtime/timeline.c) are
+ * "timeline.overlap_ns", "timeline.copy_busy_ns" and
+ * "timeline.compute_busy_ns", in all or with ".D" for device D, there
+ * only with the time model on; "timeline.on" reads 1 then, else 0.  The first call turns counting on when
  * CUDALAB_SIMT_COUNTERS did not, so counts start from there. */
 int cudalab_simt_counter(const char *name, unsigned long long *value);
 

@@ -21,8 +21,25 @@
 #define STRATA 4
 /* Warp instructions the SM simulation issues before it extrapolates. */
 #define SIM_ISSUE_CAP 40000000ull
-/* Memory kept for the misses of sampled blocks. */
+/* Memory kept for the misses of sampled blocks: those of the longest
+ * run of listed blocks, from the first, that fits (what blocks finish
+ * first does not decide which). */
 #define MISS_BYTES_CAP (768ull << 20)
+/* The budget is counted in interpreted work, never by the clock, so that
+ * a launch is sampled the same way, and predicted the same, on a busy
+ * machine as on an idle one, with two cores or sixteen.  A second of
+ * budget is what one core interprets in a second at simt's nominal rate:
+ * ten million warp instructions (measured: 1.04e7 and 1.09e7 a second
+ * on the register-blocked GEMM and flash-attention exercises, one core
+ * of a 2-core x86-64 server), and setting up a block costs as much as
+ * 50 of them (5 us). */
+#define NOMINAL_INSNS_PER_S 1e7
+#define BLOCK_SETUP_INSNS 50
+/* The default budget, in those seconds: about 10 s on two cores. */
+#define DEFAULT_BUDGET_S 20
+/* A guard against blocks far heavier than the first: past this many
+ * budgets of work done, the rest of the grid is not run. */
+#define GUARD_BUDGETS 4
 
 struct ran {
 	uint64_t block;
@@ -31,10 +48,13 @@ struct ran {
 	struct pm_misses ms;
 	bool done;
 	bool prefix;          /* cut short after a prefix */
+	bool kept;            /* its misses are kept (they went through L2) */
 	double dram;          /* its DRAM bytes, from the L2 model */
 	double flops[3];      /* f32, f64, f16 and tensor */
 };
 
+/* MODE_PREFIX: the first wave and the strata run, the rest of the wave
+ * for a prefix of `prefix` instructions each (0: in full). */
 enum { MODE_UNDECIDED, MODE_FULL, MODE_PREFIX };
 
 struct pm_launch {
@@ -49,16 +69,17 @@ struct pm_launch {
 	uint64_t *list, nlist, n_first, n_wave, n_strata, ntraced;
 	int mode;
 	uint64_t prefix;          /* instructions a prefix block runs */
-	uint64_t first_insns;     /* of the first block done */
-	double first_done_s;
-	int workers;
+	uint64_t first_insns;     /* of the first listed block */
+	uint64_t work_done;       /* instructions and set-up of blocks done */
+	bool guarded;             /* the guard ended the run early */
 	pthread_cond_t cond;
 	uint64_t wave;            /* blocks resident on the whole GPU at once */
-	double t0, budget;
+	double budget;            /* in instructions; 0: no limit */
 	pthread_mutex_t lock;
 	struct ran *ran;
 	uint64_t nran;            /* listed blocks done */
 	uint64_t miss_bytes;
+	uint64_t miss_limit;      /* listed blocks from here on keep no misses */
 	uint64_t l1_bytes;
 	float *dram_ratio;        /* by pc, from the L2 model */
 };
@@ -184,7 +205,6 @@ struct pm_launch *simt_predict_begin(const struct pm_launch_desc *d)
 	p = simt_xcalloc(1, sizeof *p);
 	p->d = *d;
 	p->g = g;
-	p->workers = d->workers > 0 ? d->workers : 1;
 	simt_kres_get(d->mod->ptx, d->mod->ptx_len, g->arch, d->fn->name, &p->res);
 	if (p->res.known && p->res.smem_static > d->shared_static)
 		smem = p->res.smem_static + d->shared_dyn;
@@ -200,39 +220,43 @@ struct pm_launch *simt_predict_begin(const struct pm_launch_desc *d)
 	p->l1_bytes = (uint64_t)(p->occ.l1_kb * 1024 / p->occ.blocks);
 	make_list(p);
 	p->ran = simt_xcalloc(p->nlist, sizeof *p->ran);
-	p->budget = (double)simt_env_long("CUDALAB_SIMT_PREDICT_BUDGET", 10);
-	p->t0 = simt_now();
+	p->miss_limit = p->nlist;
+	p->budget = (double)simt_env_long("CUDALAB_SIMT_PREDICT_BUDGET", DEFAULT_BUDGET_S) *
+		    NOMINAL_INSNS_PER_S;
+	if (p->budget < 0)
+		p->budget = 0;
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->cond, NULL);
 	return p;
 }
 
-/* Once the first block is done: whether the grid runs in full, and if not
- * how many instructions each prefix block may run. */
+/* Once the first listed block is done: whether the grid runs in full,
+ * and if not how many instructions each prefix block may run.  Depends
+ * on that block's instruction count alone, so on nothing the machine's
+ * speed or load changes. */
 static void decide(struct pm_launch *p)
 {
-	double per_block, per_insn, left, full;
+	double per_block, left, full;
 	uint64_t rest = p->n_wave - p->n_first;
 
-	per_block = p->first_done_s;
-	per_insn = p->first_insns ? per_block / (double)p->first_insns : 0;
-	full = per_block * (double)p->d.nblocks / (double)p->workers;
+	per_block = (double)p->first_insns + BLOCK_SETUP_INSNS;
+	full = per_block * (double)p->d.nblocks;
 	if (p->budget <= 0 || full <= p->budget || !rest) {
 		p->mode = MODE_FULL;
 		return;
 	}
 	p->mode = MODE_PREFIX;
-	/* the rest of the first wave shares what is left of the budget with
-	 * the strata, which run in full */
-	left = p->budget - (simt_now() - p->t0) -
-	       per_block * (double)(p->n_strata - p->n_wave) / (double)p->workers;
+	/* the rest of the first wave shares what is left of the budget once
+	 * the first generations and the strata, which run in full, have
+	 * theirs */
+	left = p->budget - per_block * (double)(p->n_first + p->n_strata - p->n_wave);
 	if (left < p->budget * 0.25)
 		left = p->budget * 0.25;
-	p->prefix = per_insn > 0 ? (uint64_t)(left * (double)p->workers / per_insn / (double)rest) : 0;
+	p->prefix = (uint64_t)(left / (double)rest);
 	if (p->prefix < p->first_insns / 50)
 		p->prefix = p->first_insns / 50;
 	if (p->prefix >= p->first_insns)
-		p->mode = MODE_FULL;
+		p->prefix = 0;
 }
 
 bool simt_predict_next(struct pm_launch *p, uint64_t i, uint64_t *block)
@@ -246,10 +270,19 @@ bool simt_predict_next(struct pm_launch *p, uint64_t i, uint64_t *block)
 		pthread_mutex_unlock(&p->lock);
 		if (p->mode == MODE_PREFIX && i >= p->n_strata)
 			return false;
-		/* a guard against an estimate far off: three budgets */
-		if (i >= p->n_strata && p->budget > 0 &&
-		    simt_now() - p->t0 > 3 * p->budget)
-			return false;
+		/* a guard against an estimate far off (blocks much heavier
+		 * than the first); only then can the sample depend on which
+		 * worker finished first */
+		if (i >= p->n_strata && p->budget > 0) {
+			bool over;
+
+			pthread_mutex_lock(&p->lock);
+			over = (double)p->work_done > GUARD_BUDGETS * p->budget;
+			p->guarded |= over;
+			pthread_mutex_unlock(&p->lock);
+			if (over)
+				return false;
+		}
 	}
 	*block = p->list[i];
 	return true;
@@ -263,6 +296,39 @@ void simt_predict_block_begin(struct pm_launch *p, struct pm_tracer *t,
 		t->limit = p->prefix;
 }
 
+static uint64_t miss_bytes_of(const struct pm_misses *ms)
+{
+	return ms->n * (sizeof *ms->m + sizeof *ms->mref);
+}
+
+/* Keeps listed block i's misses (taking them from *ms) while the blocks
+ * kept stay within the cap, evicting the latest listed first: whatever
+ * order blocks finish in, what is kept in the end is the longest run of
+ * listed blocks from the first that fits.  Called with p->lock held. */
+static void keep_misses(struct pm_launch *p, uint64_t i, struct pm_misses *ms)
+{
+	uint64_t k;
+
+	if (i >= p->miss_limit) {
+		pm_misses_free(ms);
+		return;
+	}
+	p->ran[i].ms = *ms;
+	p->ran[i].kept = true;
+	p->miss_bytes += miss_bytes_of(ms);
+	for (k = p->miss_limit; p->miss_bytes > MISS_BYTES_CAP && k-- > 0;) {
+		struct ran *e = &p->ran[k];
+
+		p->miss_limit = k;
+		if (!e->kept)
+			continue;
+		p->miss_bytes -= miss_bytes_of(&e->ms);
+		pm_misses_free(&e->ms);
+		memset(&e->ms, 0, sizeof e->ms);
+		e->kept = false;
+	}
+}
+
 void simt_predict_block_end(struct pm_launch *p, struct pm_tracer *t, uint64_t i,
 			    const uint64_t flops[3])
 {
@@ -270,7 +336,6 @@ void simt_predict_block_end(struct pm_launch *p, struct pm_tracer *t, uint64_t i
 	struct pm_misses ms;
 	bool cut = t->limit && t->pos >= t->limit;
 	struct pm_btrace *bt = pm_trace_end(t, &ms);
-	uint64_t bytes = ms.n * (sizeof *ms.m + sizeof *ms.mref);
 
 	t->limit = 0;
 	r->block = bt->block;
@@ -280,17 +345,12 @@ void simt_predict_block_end(struct pm_launch *p, struct pm_tracer *t, uint64_t i
 	r->flops[1] = (double)flops[1];
 	r->flops[2] = (double)flops[2];
 	pthread_mutex_lock(&p->lock);
-	if (p->miss_bytes + bytes <= MISS_BYTES_CAP) {
-		r->ms = ms;
-		p->miss_bytes += bytes;
-	} else {
-		pm_misses_free(&ms);
-	}
+	keep_misses(p, i, &ms);
 	r->done = true;
 	p->nran++;
-	if (!p->first_insns) {
-		p->first_insns = bt->insns;
-		p->first_done_s = simt_now() - p->t0;
+	p->work_done += bt->insns + BLOCK_SETUP_INSNS;
+	if (i == 0) {
+		p->first_insns = bt->insns ? bt->insns : 1;
 		decide(p);
 		pthread_cond_broadcast(&p->cond);
 	}
@@ -368,7 +428,7 @@ static void run_l2(struct pm_launch *p)
 	double *all_dram = simt_xcalloc(p->code->n + 1, sizeof *all_dram);
 	double tot_sect = 0, tot_dram = 0;
 
-	if (p->mode == MODE_PREFIX && p->first_insns)
+	if (p->mode == MODE_PREFIX && p->prefix && p->first_insns)
 		phi = (double)p->prefix / (double)p->first_insns;
 	wn.sect = simt_xcalloc(p->code->n + 1, sizeof *wn.sect);
 	wn.miss = simt_xcalloc(p->code->n + 1, sizeof *wn.miss);
@@ -446,24 +506,27 @@ static void run_l2(struct pm_launch *p)
 }
 
 /* DRAM bytes and FLOPs of the whole grid: those of the blocks run in
- * full, on average, times the grid's blocks. */
+ * full, on average, times the grid's blocks (DRAM bytes: of those whose
+ * misses went through L2). */
 static void grid_totals(const struct pm_launch *p, double *dram, double flops[3])
 {
-	double sum = 0, f[3] = {0, 0, 0}, scale;
-	uint64_t n = 0, i;
+	double sum = 0, f[3] = {0, 0, 0};
+	uint64_t n = 0, nd = 0, i;
 	int k;
 
 	for (i = 0; i < p->nlist; i++)
 		if (p->ran[i].done && !p->ran[i].prefix) {
-			sum += p->ran[i].dram;
+			if (p->ran[i].kept) {
+				sum += p->ran[i].dram;
+				nd++;
+			}
 			for (k = 0; k < 3; k++)
 				f[k] += p->ran[i].flops[k];
 			n++;
 		}
-	scale = n ? (double)p->d.nblocks / (double)n : 0;
-	*dram = sum * scale;
+	*dram = nd ? sum * (double)p->d.nblocks / (double)nd : 0;
 	for (k = 0; k < 3; k++)
-		flops[k] = f[k] * scale;
+		flops[k] = n ? f[k] * (double)p->d.nblocks / (double)n : 0;
 }
 
 /* ---- the report ---- */
@@ -547,12 +610,18 @@ static void utilisations(const struct pm_launch *p, const struct pm_sim_out *o,
 /* The kernel's name without its parameter list. */
 static void short_name(const char *mangled, char *out, size_t n)
 {
+	static const char anon[] = "(anonymous namespace)::";
 	char buf[1024];
 	const char *s = simt_demangle(mangled, buf, sizeof buf);
 	int depth = 0;
 	size_t k = 0;
 
 	for (; *s && k + 1 < n; s++) {
+		/* a static kernel's namespace: not the start of its parameters */
+		while (strncmp(s, anon, sizeof anon - 1) == 0)
+			s += sizeof anon - 1;
+		if (!*s)
+			break;
 		if (*s == '<')
 			depth++;
 		else if (*s == '>')
@@ -612,9 +681,10 @@ static void print_report(const struct pm_launch *p, const struct report *r,
 		"(model estimate; ", name, p->d.grid[0], p->d.grid[1], p->d.grid[2],
 		p->d.block[0], p->d.block[1], p->d.block[2], r->us, g->id);
 	if (ran < p->d.nblocks)
-		fprintf(stderr, "%llu of %llu blocks run, block work varies %.0f%%)\n",
+		fprintf(stderr, "%llu of %llu blocks run, block work varies %.0f%%%s)\n",
 			(unsigned long long)ran, (unsigned long long)p->d.nblocks,
-			r->spread * 100);
+			r->spread * 100, p->guarded ? "; cut short: later blocks far heavier "
+			"than the first, so the sample may differ from run to run" : "");
 	else
 		fprintf(stderr, "every block run)\n");
 	fprintf(stderr, "simt: predict:   %s\n", lim);
@@ -651,6 +721,17 @@ static void json_text(FILE *f, const char *s)
 			fputc(*s, f);
 }
 
+/* The warp instructions the sampled blocks ran: what the budget counts. */
+static uint64_t insns_run(const struct pm_launch *p)
+{
+	uint64_t n = 0, i;
+
+	for (i = 0; i < p->nlist; i++)
+		if (p->ran[i].done)
+			n += p->ran[i].insns;
+	return n;
+}
+
 static void json_report(const struct pm_launch *p, const struct report *r, uint64_t ran)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -677,13 +758,15 @@ static void json_report(const struct pm_launch *p, const struct report *r, uint6
 	json_text(f, stall);
 	fprintf(f, "\",\"device\":\"%s\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],"
 		"\"us\":%.4f,\"kernel_us\":%.4f,\"blocks\":%llu,\"blocks_run\":%llu,"
+		"\"warp_instructions_run\":%llu,"
 		"\"spread\":%.4f,\"flops\":%.6g,\"flop_kind\":\"%s\",\"flop_peak\":%.6g,"
 		"\"dram_bytes\":%.6g,\"dram_peak_gbps\":%.6g,\"occupancy\":{\"blocks\":%d,"
 		"\"warps_per_block\":%d,\"limiter\":\"%s\",\"registers\":%d,"
 		"\"registers_from_ptxas\":%s,\"shared_per_block\":%u},\"limiter\":\"%s\","
 		"\"utilisation\":{", p->g->id, p->d.grid[0], p->d.grid[1], p->d.grid[2],
 		p->d.block[0], p->d.block[1], p->d.block[2], r->us, r->kernel_us,
-		(unsigned long long)p->d.nblocks, (unsigned long long)ran, r->spread,
+		(unsigned long long)p->d.nblocks, (unsigned long long)ran,
+		(unsigned long long)insns_run(p), r->spread,
 		r->flops, r->flop_kind, r->flop_peak, r->dram_bytes, p->g->dram_gbps,
 		p->occ.blocks, p->occ.warps_per_block, p->occ.limiter, p->res.regs,
 		p->res.known ? "true" : "false", p->occ.smem_alloc,

@@ -7,10 +7,11 @@
  *      ptxas for the device's architecture and give its occupancy; the
  *      blocks to run are chosen: the first two generations of one SM,
  *      blocks spread over the grid (strata), then the rest of the first
- *      wave and the rest of the grid, for as long as the time budget
- *      allows (every block when it does: then nothing is sampled); the
- *      budget is CUDALAB_SIMT_PREDICT_BUDGET seconds (10; 0: no limit,
- *      every block runs, as a check needs);
+ *      wave and the rest of the grid, for as long as the budget allows
+ *      (every block when it does: then nothing is sampled); the budget
+ *      is CUDALAB_SIMT_PREDICT_BUDGET seconds of one core at simt's
+ *      nominal rate, counted in instructions, never by the clock (20;
+ *      0: no limit, every block runs, as a check needs);
  *   2. each block that runs is traced (trace.h), the first ones in full;
  *   3. afterwards the sampled blocks' L1 misses go through the L2 in the
  *      order the blocks progress together, which decides each traced
@@ -41,7 +42,6 @@ struct pm_launch_desc {
 	uint32_t nthreads, nwarps;
 	uint32_t shared_static, shared_dyn;
 	int device;
-	int workers;           /* host threads that run blocks */
 };
 
 /* The result of one launch. */

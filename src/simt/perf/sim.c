@@ -12,6 +12,7 @@
  * through: latency with too few warps, a saturated pipe, the L1 stage
  * under uncoalesced or conflicting accesses, and bandwidth. */
 #include "perf/sim.h"
+#include "perf/cache.h"
 #include "perf/gpu.h"
 #include "base/base.h"
 
@@ -592,7 +593,7 @@ static void l1_init(struct l1 *c, double bytes)
 /* The way of `line`, placed (least recently used evicted) if absent. */
 static struct l1way *l1_way(struct l1 *c, uint64_t line, bool allocate)
 {
-	size_t base = (size_t)(((line * 0x9e3779b97f4a7c15ull) >> 32) % c->sets) * c->ways;
+	size_t base = (size_t)(((pm_line_key(line) * 0x9e3779b97f4a7c15ull) >> 32) % c->sets) * c->ways;
 	struct l1way *v = NULL;
 	uint32_t i;
 
@@ -652,7 +653,7 @@ static double rate(const struct sm *m, double total, double used, double t, doub
  * holds and every access to one line agrees. */
 static bool l2_misses(const struct sm *m, uint32_t pc, uint64_t line)
 {
-	uint64_t h = line * 0x9e3779b97f4a7c15ull;
+	uint64_t h = pm_line_key(line) * 0x9e3779b97f4a7c15ull;
 
 	if (!m->in->dram_ratio)
 		return true;

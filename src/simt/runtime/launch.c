@@ -239,7 +239,7 @@ static void predict_begin(struct launch_state *L, const struct simt_launch_req *
 		.block = { req->block.x, req->block.y, req->block.z },
 		.nblocks = L->nblocks, .nthreads = L->nthreads, .nwarps = L->nwarps,
 		.shared_static = req->fn->sum_shared, .shared_dyn = dyn,
-		.device = L->device, .workers = simt_worker_count(),
+		.device = L->device,
 	};
 
 	L->pm = simt_predict_begin(&pd);

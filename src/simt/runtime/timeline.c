@@ -20,12 +20,26 @@
  * kernel launch latency", thread 233645, 2022); it waits where CUDA says
  * it waits (synchronous copies to or from host memory, copies with
  * pageable memory, the synchronize calls); its own computing between
- * calls is not modelled and counts as nothing. */
+ * calls is not modelled and counts as nothing.
+ *
+ * The counters "timeline.*" (cudalab_simt_counter, and a "timeline"
+ * object in the counters JSON) tell how much of that time kernels and
+ * copies of one device shared: per device, how long some kernel of the
+ * device ran, how long some copy issued to one of its streams ran, and
+ * how long both at once.  A copy counts on the device of its stream, on
+ * whose copy engine a GPU runs it, not on the device its bytes leave:
+ * rank r's receive on a second stream overlaps rank r's compute, the same
+ * receive queued behind that compute does not, whatever the sender was
+ * doing meanwhile.  Copies are every cudaMemcpy* that touches device
+ * memory (to and from the host, within a device, between devices, direct
+ * or staged); memsets are not copies. */
 #include "runtime/runtime.h"
 #include "check/order.h"
 #include "perf/gpu.h"
 #include "perf/predict.h"
+#include "perf/counters.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +60,14 @@ struct engine {
 };
 
 static struct engine engines[SIMT_MAX_GPUS][ENG_N];
+
+/* What the counters tell: per device, the kernels' and the copies' spans
+ * still able to meet a later one, the time each kind was busy, and the
+ * time both were.  The sums are read from any thread (tally_lock). */
+enum busy_kind { BUSY_COMPUTE, BUSY_COPY, BUSY_N };
+static struct engine spans[SIMT_MAX_GPUS][BUSY_N];
+static double busy_ns[SIMT_MAX_GPUS][BUSY_N], overlap_ns[SIMT_MAX_GPUS];
+static pthread_mutex_t tally_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool simt_tl_on(void)
 {
@@ -115,18 +137,36 @@ static double load_over(const struct engine *en, double s, double e)
 	return most;
 }
 
-/* The earliest start at or after `ready` where the engine has `share`
- * free for dur ns; the operation then holds it.  Holds that ended before
- * the host's time can no longer matter: nothing starts before it. */
-static double place(struct engine *en, double ready, double dur, double share)
+/* Drops the holds that ended before the host's time: nothing starts
+ * before it, so they can no longer meet an operation. */
+static void forget_past(struct engine *en)
 {
-	double start = ready, host = simt_order_time_host();
+	double host = simt_order_time_host();
 	size_t i, k;
 
 	for (i = k = 0; i < en->n; i++)
 		if (en->v[i].e > host)
 			en->v[k++] = en->v[i];
 	en->n = k;
+}
+
+static void hold_add(struct engine *en, struct hold h)
+{
+	if (en->n == en->cap) {
+		en->cap = en->cap ? 2 * en->cap : 16;
+		en->v = simt_xrealloc(en->v, en->cap * sizeof *en->v);
+	}
+	en->v[en->n++] = h;
+}
+
+/* The earliest start at or after `ready` where the engine has `share`
+ * free for dur ns; the operation then holds it. */
+static double place(struct engine *en, double ready, double dur, double share)
+{
+	double start = ready;
+	size_t i;
+
+	forget_past(en);
 	if (share > 1)
 		share = 1;
 	for (;;) {
@@ -142,14 +182,73 @@ static double place(struct engine *en, double ready, double dur, double share)
 			break;
 		start = next;
 	}
-	if (dur > 0) {
-		if (en->n == en->cap) {
-			en->cap = en->cap ? 2 * en->cap : 16;
-			en->v = simt_xrealloc(en->v, en->cap * sizeof *en->v);
-		}
-		en->v[en->n++] = (struct hold){ start, start + dur, share };
-	}
+	if (dur > 0)
+		hold_add(en, (struct hold){ start, start + dur, share });
 	return start;
+}
+
+static bool covers(const struct engine *en, double t)
+{
+	size_t i;
+
+	for (i = 0; i < en->n; i++)
+		if (en->v[i].s <= t && t < en->v[i].e)
+			return true;
+	return false;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Device d was busy with kind k over [s, e): adds the part of it no
+ * earlier span of that kind covered to the busy time, and of that part
+ * what a span of the other kind covers to the overlap.  Summed over the
+ * spans, whatever the order they come in, these are the measures of the
+ * union of each kind and of the two unions' intersection. */
+static void tally(int d, enum busy_kind k, double s, double e)
+{
+	struct engine *mine = &spans[d][k], *other = &spans[d][!k];
+	double *cut, busy = 0, both = 0;
+	size_t n = 0, i, j;
+
+	if (d < 0 || d >= SIMT_MAX_GPUS || e <= s)
+		return;
+	forget_past(mine);
+	forget_past(other);
+	/* between two neighbouring cuts, coverage is the same throughout */
+	cut = simt_xmalloc((2 * (mine->n + other->n) + 2) * sizeof *cut);
+	cut[n++] = s;
+	cut[n++] = e;
+	for (j = 0; j < 2; j++) {
+		const struct engine *en = j ? other : mine;
+
+		for (i = 0; i < en->n; i++) {
+			if (en->v[i].s > s && en->v[i].s < e)
+				cut[n++] = en->v[i].s;
+			if (en->v[i].e > s && en->v[i].e < e)
+				cut[n++] = en->v[i].e;
+		}
+	}
+	qsort(cut, n, sizeof *cut, cmp_double);
+	for (i = 0; i + 1 < n; i++) {
+		double mid = (cut[i] + cut[i + 1]) / 2;
+
+		if (cut[i + 1] <= cut[i] || covers(mine, mid))
+			continue;
+		busy += cut[i + 1] - cut[i];
+		if (covers(other, mid))
+			both += cut[i + 1] - cut[i];
+	}
+	free(cut);
+	hold_add(mine, (struct hold){ s, e, 1 });
+	pthread_mutex_lock(&tally_lock);
+	busy_ns[d][k] += busy;
+	overlap_ns[d] += both;
+	pthread_mutex_unlock(&tally_lock);
 }
 
 static double host_cost_ns(const struct simt_gpu *g)
@@ -175,11 +274,13 @@ static double run_on(uint32_t lane, int d, enum engine_kind k, double gap,
 void simt_tl_kernel(uint32_t lane, int device, double us, double share)
 {
 	const struct simt_gpu *g = simt_predict_gpu();
+	double end;
 
 	if (!g || device < 0 || device >= SIMT_MAX_GPUS)
 		return;
-	run_on(lane, device, ENG_COMPUTE, g->launch_us > 0 ? g->launch_us * 1e3 : 0,
-	       us * 1e3, share > 0 ? share : 1);
+	end = run_on(lane, device, ENG_COMPUTE, g->launch_us > 0 ? g->launch_us * 1e3 : 0,
+		     us * 1e3, share > 0 ? share : 1);
+	tally(device, BUSY_COMPUTE, end - us * 1e3, end);
 }
 
 enum path { H2D, D2H, H2D_PAGEABLE, D2H_PAGEABLE, PEER, STAGED, D2D, SET };
@@ -205,7 +306,7 @@ static void transfer(uint32_t lane, int d, enum path path, uint64_t bytes,
 		     bool host_waits)
 {
 	const struct simt_gpu *g = simt_predict_gpu();
-	double gbps, lat_us = 0, end;
+	double gbps, lat_us = 0, dur, end;
 	enum engine_kind k;
 
 	switch (path) {
@@ -250,8 +351,10 @@ static void transfer(uint32_t lane, int d, enum path path, uint64_t bytes,
 		k = ENG_D2D;
 		break;
 	}
-	end = run_on(lane, d, k, 0,
-		     lat_us * 1e3 + (gbps > 0 ? (double)bytes / gbps : 0), 1);
+	dur = lat_us * 1e3 + (gbps > 0 ? (double)bytes / gbps : 0);
+	end = run_on(lane, d, k, 0, dur, 1);
+	if (path != SET)
+		tally(simt_order_lane_device(lane), BUSY_COPY, end - dur, end);
 	if (host_waits)
 		simt_order_time_host_at(end);
 }
@@ -290,4 +393,86 @@ double simt_tl_elapsed_ms(const struct simt_order_vc *start,
 			  const struct simt_order_vc *end)
 {
 	return (simt_order_time_event(end) - simt_order_time_event(start)) / 1e6;
+}
+
+/* ---- the counters' part: "timeline.*" ---- */
+
+static const char *const tally_names[] = { "overlap_ns", "copy_busy_ns",
+					   "compute_busy_ns" };
+
+/* Figure f (an index of tally_names) of device d, or of every device
+ * summed when d < 0, in whole nanoseconds; tally_lock held. */
+static unsigned long long tally_figure(int f, int d)
+{
+	double sum = 0;
+	int i;
+
+	for (i = d < 0 ? 0 : d; i < (d < 0 ? SIMT_MAX_GPUS : d + 1); i++)
+		sum += f == 0 ? overlap_ns[i]
+			: busy_ns[i][f == 1 ? BUSY_COPY : BUSY_COMPUTE];
+	return (unsigned long long)(sum + 0.5);
+}
+
+/* "timeline.on": 1 when the time model is on, else 0.  The figures,
+ * "timeline.NAME" in all or "timeline.NAME.D" for device D, exist only
+ * when it is on: no model, no figure, rather than a 0 that would read
+ * as "no overlap". */
+static int tally_counter(const char *name, unsigned long long *value)
+{
+	const char *s = name + strlen("timeline.");
+	size_t f, n;
+	int d = -1;
+
+	if (strcmp(s, "on") == 0) {
+		*value = simt_tl_on();
+		return 0;
+	}
+	for (f = 0; f < sizeof tally_names / sizeof tally_names[0]; f++) {
+		n = strlen(tally_names[f]);
+		if (strncmp(s, tally_names[f], n) == 0 &&
+		    (s[n] == '\0' || ((s += n, d = simt_counters_dot_device(&s)) >= 0 &&
+				      *s == '\0')))
+			break;
+	}
+	if (f == sizeof tally_names / sizeof tally_names[0] || !simt_tl_on())
+		return -1;
+	pthread_mutex_lock(&tally_lock);
+	*value = tally_figure((int)f, d);
+	pthread_mutex_unlock(&tally_lock);
+	return 0;
+}
+
+static void tally_fields(FILE *f, int d)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof tally_names / sizeof tally_names[0]; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", tally_names[i],
+			tally_figure((int)i, d));
+}
+
+/* With the model on: ,"timeline":{FIGURES,"devices":[{FIGURES},...]},
+ * one entry per device. */
+static void tally_json(FILE *f)
+{
+	int d, n = simt_device_count();
+
+	if (!simt_tl_on())
+		return;
+	pthread_mutex_lock(&tally_lock);
+	fputs(",\"timeline\":{", f);
+	tally_fields(f, -1);
+	fputs(",\"devices\":[", f);
+	for (d = 0; d < n && d < SIMT_MAX_GPUS; d++) {
+		fputs(d ? ",{" : "{", f);
+		tally_fields(f, d);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	pthread_mutex_unlock(&tally_lock);
+}
+
+__attribute__((constructor)) static void register_counters(void)
+{
+	simt_counters_section("timeline.", tally_json, tally_counter);
 }
