@@ -255,8 +255,14 @@ public:
      * exit code for main to return. */
     int finish()
     {
-        if (judge_.working())
+        /* A worker's exit says only that its harness ran to its end: the
+         * verdicts it was told are the checker's on every worker's
+         * outputs together (one wrong makes all go on as wrong), and the
+         * checker's result says what this worker's own were. */
+        if (judge_.working()) {
             judge_.give_finish(result_.calls);
+            return 0;
+        }
         for (size_t k = 0; k < each_.size(); k++)
             judge_.take_finish(k, &each_[k].calls);
         emit();
