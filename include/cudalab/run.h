@@ -172,6 +172,8 @@ struct run_nvcc {
 	int hidden;                     /* the host code's symbols get hidden visibility */
 	unsigned libs;                  /* RUN_LIB_*: linked on the GPU backend */
 	const char *deps;               /* -MD -MF deps: the files the compile reads */
+	int keep_asm;                   /* the host compiler's assembly kept beside
+					 * the output: NAME.s (and NAME.ii) for NAME.o */
 };
 
 /* Libraries a program needs linked on a GPU, known from the headers it

@@ -11,6 +11,7 @@
  * the two objects are then linked. */
 #include "build.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -178,6 +180,7 @@ static char **build_argv(const struct run_build *b, const struct step *st, const
 	n.compile_only = st->kind != STEP_LINK;
 	n.hidden = st->kind == STEP_HARNESS;
 	n.deps = deps;
+	n.keep_asm = st->kind == STEP_LEARNER;
 	argv = run_nvcc_argv(&n);
 	free(deps);
 	free(copy);
@@ -597,6 +600,80 @@ static void refuse_exercise_files(struct run_build *b, const char *tmp)
 	free(path);
 }
 
+/* Whether line holds a directive of the assembler that reads a file
+ * (.incbin, .include) or makes one out of parts (.macro, .irp, .irpc
+ * substitute their arguments into the names of directives): a statement
+ * begins at the line's start or after ';', past labels and blanks. */
+static const char *file_directive(const char *line)
+{
+	static const char *const names[] = { ".incbin", ".include", ".macro", ".irpc", ".irp" };
+	const char *p = line;
+
+	while (*p) {
+		p += strspn(p, " \t");
+		while (*p == '.' || *p == '_' || isalnum((unsigned char)*p)) {
+			const char *q = p + strspn(p, "._$abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+
+			if (*q != ':')
+				break;
+			p = q + 1 + strspn(q + 1, " \t"); /* a label */
+		}
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			size_t len = strlen(names[i]);
+
+			if (strncasecmp(p, names[i], len) == 0 &&
+			    (p[len] == '\0' || strchr(" \t\"", p[len])))
+				return names[i];
+		}
+		p = strchr(p, ';');
+		if (!p)
+			break;
+		p++;
+	}
+	return NULL;
+}
+
+/* A learner's file whose host assembly reads a file is refused: inline
+ * asm's .incbin pulls any file (the exercise's solution.cu among them)
+ * into the program without the preprocessor's knowing, and a string split
+ * in the source dodges any scan of the source, so the host compiler's own
+ * output is read (kept by keep_asm).  Device code needs no such scan: PTX
+ * has no directive that reads a file.  A compile that left no assembly
+ * is refused too. */
+static void refuse_assembler_reads(struct run_build *b, const struct step *st, const char *tmp)
+{
+	size_t stem = strlen(st->output) - 2; /* "kernel.o" */
+	char *s_path = xasprintf("%s/%.*s.s", tmp, (int)stem, st->output);
+	char *ii_path = xasprintf("%s/%.*s.ii", tmp, (int)stem, st->output);
+	char *text = run_read_text(s_path, NULL), *line, *save = NULL;
+
+	unlink(s_path); /* neither is part of the cache entry */
+	unlink(ii_path);
+	if (!text) {
+		add_log(b, "cudalab: the host compiler left no assembly of your file; a check "
+			   "needs to read it\n");
+		b->failed = 1;
+	}
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && !b->failed;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *d = file_directive(line);
+		char *msg;
+
+		if (!d)
+			continue;
+		msg = xasprintf("cudalab: %s: its assembly has the assembler read a file or make "
+				"directives with macros (%s), which a check refuses: a program is "
+				"built from your file's text alone; the line: %s\n",
+				b->source, d, line + strspn(line, " \t"));
+		add_log(b, msg);
+		free(msg);
+		b->failed = 1;
+	}
+	free(text);
+	free(s_path);
+	free(ii_path);
+}
+
 static char *temp_build_dir(struct run_build *b)
 {
 	char *tmp = xasprintf("%s/tmp-XXXXXX", b->cache);
@@ -693,6 +770,8 @@ static int program(struct run_build *b, const struct step *ks, struct step *link
 	rc = 0;
 	if (!b->failed)
 		refuse_exercise_files(b, tmp);
+	if (!b->failed)
+		refuse_assembler_reads(b, ks, tmp);
 	if (!b->failed)
 		refuse_lab_defs(b, kobj);
 	if (b->failed)

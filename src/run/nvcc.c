@@ -102,6 +102,8 @@ char **run_nvcc_argv(const struct run_nvcc *n)
 		push(&a, xstrdup("-MF"));
 		push(&a, xstrdup(n->deps));
 	}
+	if (n->keep_asm)
+		push(&a, xstrdup("-Xcompiler=-save-temps=obj"));
 	if (n->compile_only)
 		push(&a, xstrdup("-c"));
 	push(&a, xstrdup("-o"));

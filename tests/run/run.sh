@@ -867,6 +867,13 @@ attacks_are_refused() {
 	sed "s|@SOLUTION@|$T/elsewhere.cu|" "$A/include-solution-path.cu" >"$T/isp.cu"
 	attack "$T/isp.cu"
 	json_expect "d['status'] == 'compile_error' and 'includes $T/elsewhere.cu, a file of the exercise' in d['summary']"
+	# the solution read by the assembler, which the preprocessor never sees
+	sed "s|@SOLUTION@|$sol|" "$A/incbin-solution.cu" >"$T/incbin.cu"
+	attack "$T/incbin.cu"
+	json_expect "d['status'] == 'compile_error' and '(.incbin), which a check refuses' in d['summary'] and '$sol' in d['summary']"
+	sed "s|@SOLUTION@|$sol|" "$A/macro-incbin.cu" >"$T/incbin.cu"
+	attack "$T/incbin.cu"
+	json_expect "d['status'] == 'compile_error' and '(.macro), which a check refuses' in d['summary']"
 	sed "s|/nonexistent/progress.db|$home/progress.db|" "$A/write-progress.cu" >"$T/wp.cu"
 	attack "$T/wp.cu"
 	json_expect "d['status'] == 'wrong' and 'for writing: refused' in d['stderr']"
