@@ -147,11 +147,12 @@ static void run_case(lab::Lab& lab, const Shape& s, uint64_t seed)
     std::vector<float> K = rng.uniform<float>((size_t)N * d, -1.0, 1.0);
     std::vector<float> V = rng.uniform<float>((size_t)N * d, -1.0, 1.0);
 
-    // The unsplit attention, in double.
+    // The unsplit attention, in double; only where outputs are compared
+    // (not in the judge's worker).
     const double scale = 1.0 / std::sqrt((double)d);
     std::vector<float> O((size_t)N * d);
     std::vector<double> sc(N), acc(d);
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; lab.reference() && i < N; i++) {
         double mx = -INFINITY, sum = 0;
         for (int j = 0; j < N; j++) {
             double dot = 0;
