@@ -32,9 +32,13 @@
  * ten million warp instructions (measured: 1.04e7 and 1.09e7 a second
  * on the register-blocked GEMM and flash-attention exercises, one core
  * of a 2-core x86-64 server), and setting up a block costs as much as
- * 50 of them (5 us). */
+ * 50 of them (5 us).  An instruction's arithmetic counts too: simt does
+ * a tensor-core MMA lane by lane, so one m16n8k16 (4096 FLOPs) costs it
+ * about what 64 warp FMAs (64 FLOPs each) do; every 64 FLOPs count as
+ * one more instruction. */
 #define NOMINAL_INSNS_PER_S 1e7
 #define BLOCK_SETUP_INSNS 50
+#define FLOPS_PER_INSN 64.0
 /* The default budget, in those seconds: about 10 s on two cores. */
 #define DEFAULT_BUDGET_S 20
 /* A guard against blocks far heavier than the first: past this many
@@ -70,7 +74,8 @@ struct pm_launch {
 	int mode;
 	uint64_t prefix;          /* instructions a prefix block runs */
 	uint64_t first_insns;     /* of the first listed block */
-	uint64_t work_done;       /* instructions and set-up of blocks done */
+	double first_work;        /* its work: instructions and FLOPs */
+	double work_done;         /* the work (block_work) of blocks done */
 	bool guarded;             /* the guard ended the run early */
 	pthread_cond_t cond;
 	uint64_t wave;            /* blocks resident on the whole GPU at once */
@@ -239,7 +244,7 @@ static void decide(struct pm_launch *p)
 	double per_block, left, full;
 	uint64_t rest = p->n_wave - p->n_first;
 
-	per_block = (double)p->first_insns + BLOCK_SETUP_INSNS;
+	per_block = p->first_work + BLOCK_SETUP_INSNS;
 	full = per_block * (double)p->d.nblocks;
 	if (p->budget <= 0 || full <= p->budget || !rest) {
 		p->mode = MODE_FULL;
@@ -252,7 +257,8 @@ static void decide(struct pm_launch *p)
 	left = p->budget - per_block * (double)(p->n_first + p->n_strata - p->n_wave);
 	if (left < p->budget * 0.25)
 		left = p->budget * 0.25;
-	p->prefix = (uint64_t)(left / (double)rest);
+	/* each prefix block's share, as instructions of the first block's mix */
+	p->prefix = (uint64_t)(left / (double)rest * (double)p->first_insns / p->first_work);
 	if (p->prefix < p->first_insns / 50)
 		p->prefix = p->first_insns / 50;
 	if (p->prefix >= p->first_insns)
@@ -277,7 +283,7 @@ bool simt_predict_next(struct pm_launch *p, uint64_t i, uint64_t *block)
 			bool over;
 
 			pthread_mutex_lock(&p->lock);
-			over = (double)p->work_done > GUARD_BUDGETS * p->budget;
+			over = p->work_done > GUARD_BUDGETS * p->budget;
 			p->guarded |= over;
 			pthread_mutex_unlock(&p->lock);
 			if (over)
@@ -294,6 +300,12 @@ void simt_predict_block_begin(struct pm_launch *p, struct pm_tracer *t,
 	pm_trace_begin(t, block, p->d.nwarps, p->l1_bytes, p->code->merge, i < p->ntraced);
 	if (p->mode == MODE_PREFIX && i >= p->n_first && i < p->n_wave)
 		t->limit = p->prefix;
+}
+
+/* What interpreting a block costs, in instructions (see FLOPS_PER_INSN). */
+static double block_work(uint64_t insns, const uint64_t flops[3])
+{
+	return (double)insns + (double)(flops[0] + flops[1] + flops[2]) / FLOPS_PER_INSN;
 }
 
 static uint64_t miss_bytes_of(const struct pm_misses *ms)
@@ -348,9 +360,10 @@ void simt_predict_block_end(struct pm_launch *p, struct pm_tracer *t, uint64_t i
 	keep_misses(p, i, &ms);
 	r->done = true;
 	p->nran++;
-	p->work_done += bt->insns + BLOCK_SETUP_INSNS;
+	p->work_done += block_work(bt->insns, flops) + BLOCK_SETUP_INSNS;
 	if (i == 0) {
 		p->first_insns = bt->insns ? bt->insns : 1;
+		p->first_work = block_work(p->first_insns, flops);
 		decide(p);
 		pthread_cond_broadcast(&p->cond);
 	}
