@@ -633,6 +633,7 @@ int run_judge_predict(const struct run_judge *j, struct run_result *res)
 	kid.cancel = req->cancel;
 	run_result_init(&p);
 	p.backend = BACKEND_SIMT;
+	p.timeout_s = kid.timeout_s; /* for the words of a timeout */
 	run_phase(req, "predicting the time on a GPU");
 	if (run_child_exec(&kid) != 0 || kid.cancelled) {
 		res->error = kid.cancelled ? xstrdup("stopped before the program finished")
