@@ -934,8 +934,24 @@ unprivileged_user_is_sandboxed() {
 	nh=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-nobody.XXXXXX")
 	chmod 755 "$nh"
 	chown 65534:65534 "$nh"
+	bin=$BIN fix=$FIX tree=
+	if ! setpriv --reuid=65534 --regid=65534 --clear-groups \
+		test -x "$BIN" -a -r "$FIX/exercises/square/harness.cu" 2>/dev/null; then
+		# the tree lies inside a directory the unprivileged user cannot
+		# enter (a private clone): it checks with a copy of what a check
+		# reads, owned by root like the tree
+		tree=$(mktemp -d "${TMPDIR:-/tmp}/cudalab-tree.XXXXXX")
+		mkdir -p "$tree/build" "$tree/tests/fixtures"
+		cp "$BIN" "$tree/build/"
+		[ ! -f "$(dirname "$BIN")/libcudalab-simt.a" ] ||
+			cp "$(dirname "$BIN")/libcudalab-simt.a" "$tree/build/"
+		cp -R "$SRC/include" "$tree/"
+		cp -R "$FIX" "$tree/tests/fixtures/"
+		chmod -R a+rX "$tree"
+		bin=$tree/build/cudalab fix=$tree/tests/fixtures/run
+	fi
 	nobody() { clenv setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nh" \
-		CUDALAB_HOME="$nh" TMPDIR="$nh" "$BIN" "$@"; }
+		CUDALAB_HOME="$nh" CUDALAB_CONTENT="$fix" TMPDIR="$nh" "$bin" "$@"; }
 	attempts() { python3 -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute("select count(*) from attempt").fetchone()[0])' \
 		"$nh/progress.db" 2>/dev/null; }
@@ -946,16 +962,16 @@ print(sqlite3.connect(sys.argv[1]).execute("select count(*) from attempt").fetch
 	else
 		json_expect "'namespaces' not in d['sandbox'] and 'seccomp' in d['sandbox']"
 	fi
-	nobody check square --file "$SQ/solution.cu" --json
+	nobody check square --file "$fix/exercises/square/solution.cu" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass'"
 	before=$(attempts)
-	sed "s|@PROGRESS_DB@|$nh/progress.db|" "$FIX/variants/write-home.cu" >"$nh/work/square/kernel.cu"
+	sed "s|@PROGRESS_DB@|$nh/progress.db|" "$fix/variants/write-home.cu" >"$nh/work/square/kernel.cu"
 	nobody check square --json
 	expect_rc 1
 	json_expect "d['status'] == 'wrong' and 'for writing: refused' in d['stderr']"
 	[ "$(attempts)" = $((before + 1)) ] || note "the progress database lost attempts: $before, then $(attempts)"
-	rm -rf "$nh"
+	rm -rf "$nh" ${tree:+"$tree"}
 }
 
 # --file must be a regular file of bounded size (a device or a FIFO is
