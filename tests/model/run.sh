@@ -29,12 +29,20 @@
 #              size: `driver KERNEL`, or a small case with `driver --small
 #              KERNEL`, allocating with cudaMalloc and verifying nothing.
 #              A "// simt-nvcc-flags: ..." line among its first five lines
-#              replaces the nvcc flags below; its folder and src/ are on
-#              the include path.
-# A row whose source has no driver counts as not predicted.
+#              replaces the nvcc flags below; it is compiled in its folder,
+#              so relative paths in the flags start there.
+#   sources    (optional) further translation units linked into the
+#              driver, one path a line relative to the folder (# starts a
+#              comment): upstream files as they are, or wrappers of ours.
+#   pin        (optional) "OWNER/NAME COMMIT": the public repository and
+#              commit whose files fetch.sh puts in upstream/, beside the
+#              driver.  A source with a pin is built only once that commit
+#              is in place.
+# A row whose source has no driver, or whose driver does not build, counts
+# as not predicted.
 #
-# Every row's kernel runs with CUDALAB_SIMT_PREDICT=<gpu> and
-# CUDALAB_SIMT_CHECKS=0; the lines simt prints
+# Every row's kernel runs with CUDALAB_SIMT_PREDICT=<gpu>,
+# CUDALAB_SIMT_CHECKS=0 and the device files of this tree's devices/; the lines simt prints
 #     simt: predict: NAME<<<(gx,gy,gz),(bx,by,bz)>>> 123.4 us on DEVICE ...
 # are collected, the launches matching the row summed into one call, and
 # score.awk compares the call with the published number.  Exit status: 0
@@ -70,8 +78,11 @@ if [ ! -f "$lib" ]; then
 	echo "model: $lib is missing; build it first"
 	exit 2
 fi
-work=$BUILD/model
-mkdir -p "$work" || exit 2
+# The tree's device files, not an installed copy: the model under test
+# is this tree's.
+devices=$(cd "$here/../../devices" && pwd) || exit 2
+mkdir -p "$BUILD/model" || exit 2
+work=$(cd "$BUILD/model" && pwd) || exit 2
 
 # sources: the folders with a table, less those MODEL_FILTER leaves out.
 sources() {
@@ -82,23 +93,68 @@ sources() {
 	done
 }
 
-# build SOURCE: compiles and links SOURCE's driver against simt when its
-# driver or the library changed; prints why it failed, if it did.
+# build SOURCE: compiles SOURCE's driver.cu and the translation units its
+# `sources` lists, in SOURCE's folder (the flags' paths are relative to
+# it), and links them with simt.  Every unit is recompiled when the flags
+# or the fetched tree changed, and one of ours (outside upstream/) when a
+# file of ours is newer than its object; the driver is relinked when an
+# object or the library is newer.  Prints why it failed, if it did.
 build() {
-	src=$dir/$1/driver.cu
-	bin=$work/$1/driver
-	mkdir -p "$work/$1" || return 1
-	f=$(sed -n '1,5s|^// simt-nvcc-flags:[[:space:]]*||p' "$src")
-	if [ -f "$bin" ] && [ -z "$(find "$dir/$1" "$lib" -newer "$bin" | sed -n 1p)" ]; then
+	src=$dir/$1
+	out=$work/$1
+	mkdir -p "$out/obj" || return 1
+	if [ -f "$src/pin" ]; then
+		read -r repo commit _ <"$src/pin"
+		read -r have _ 2>/dev/null <"$src/upstream.fetched" || have=
+		if [ "$have" != "$commit" ]; then
+			echo "$repo at $commit is not in $src/upstream (sh $here/fetch.sh fetches it)"
+			return 1
+		fi
+	fi
+	f=$(sed -n '1,5s|^// simt-nvcc-flags:[[:space:]]*||p' "$src/driver.cu")
+	flags=${f:-$FLAGS}
+	stamp="$NVCC $flags $(cat "$src/upstream.fetched" 2>/dev/null)"
+	if [ "$(cat "$out/stamp" 2>/dev/null)" != "$stamp" ]; then
+		rm -f "$out"/obj/*.o "$out/driver"
+		printf '%s\n' "$stamp" >"$out/stamp"
+	fi
+	objs=
+	for u in driver.cu $(units "$src"); do
+		o=$out/obj/$(echo "$u" | tr / _).o
+		objs="$objs $o"
+		if [ -f "$o" ] && { upstream "$u" || [ -z "$(find "$src" -path "$src/upstream" \
+			-prune -o -type f -newer "$o" -print | sed -n 1p)" ]; }; then
+			continue
+		fi
+		# shellcheck disable=SC2086
+		if ! (cd "$src" && "$NVCC" $flags -c "$u" -o "$o") >"$o.log" 2>&1; then
+			rm -f "$o"
+			echo "$src/$u does not compile (log: $o.log)"
+			return 1
+		fi
+	done
+	# shellcheck disable=SC2086
+	if [ -f "$out/driver" ] && [ -z "$(find $objs "$lib" -newer "$out/driver" | sed -n 1p)" ]; then
 		return 0
 	fi
 	# shellcheck disable=SC2086
-	if ! "$NVCC" ${f:-$FLAGS} -I"$dir/$1" -I"$dir/$1/src" "$src" -o "$bin" \
-		-L"$BUILD" -lcudalab-simt -lpthread -lm >"$work/$1/build.log" 2>&1; then
-		rm -f "$bin"
-		echo "$src does not build (log: $work/$1/build.log)"
+	if ! "$NVCC" $flags $objs -o "$out/driver" -L"$BUILD" -lcudalab-simt -lpthread -lm \
+		>"$out/build.log" 2>&1; then
+		rm -f "$out/driver"
+		echo "$src/driver.cu does not link (log: $out/build.log)"
 		return 1
 	fi
+}
+
+# upstream UNIT: whether UNIT is a file of the fetched tree.
+upstream() {
+	case $1 in upstream/*) return 0 ;; *) return 1 ;; esac
+}
+
+# units SOURCE: the further translation units SOURCE/sources lists.
+units() {
+	[ -f "$1/sources" ] || return 0
+	sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$1/sources"
 }
 
 # rows TABLE: "LINE<TAB>KERNEL<TAB>GPU" for each row of TABLE.
@@ -138,7 +194,8 @@ predict() {
 			continue
 		fi
 		err=$work/$1/$kernel.$gpu.err
-		CUDALAB_SIMT_PREDICT=$gpu CUDALAB_SIMT_CHECKS=0 timeout "$TIMEOUT" \
+		CUDALAB_SIMT_DEVICES=$devices CUDALAB_SIMT_PREDICT=$gpu CUDALAB_SIMT_CHECKS=0 \
+			timeout "$TIMEOUT" \
 			"$work/$1/driver" "$kernel" >/dev/null 2>"$err" </dev/null
 		rc=$?
 		if [ "$rc" -ne 0 ]; then

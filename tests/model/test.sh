@@ -4,6 +4,8 @@
 
 set -u
 dir=$(dirname "$0")
+# the checks set these themselves where they need them
+unset MODEL_MIRROR MODEL_GIT_URL MODEL_FILTER MODEL_SOURCES
 tmp=${TMPDIR:-/tmp}/cudalab-model-test.$$
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/demo" || exit 1
@@ -98,11 +100,58 @@ out=$(awk -f "$dir/stats.awk" -f "$dir/score.awk" "$tmp/preds.tsv" "$tmp/demo/ta
 check "bad unit" "$(printf '%s\n' "$out" | grep furlongs)" \
 	"model: $tmp/demo/table.tsv:9: unknown unit 'furlongs' (us, ms, ns, GFLOPS, TFLOPS, GBps)"
 
+# fetch.sh on a repository of two commits made here: a.cu holds "one",
+# then "two".  A pin on the first puts "one" in upstream/; an edited tree
+# is fetched again; a pin moved to the second gives "two"; a commit the
+# repository lacks, or a repository the mirror lacks, is named while the
+# other source is still fetched; the same comes from a clone by URL.
+if command -v git >/dev/null 2>&1; then
+	g="git -c user.name=model -c user.email=model@example.org -c init.defaultBranch=main"
+	$g init -q "$tmp/repo" && echo one >"$tmp/repo/a.cu" && $g -C "$tmp/repo" add a.cu &&
+		$g -C "$tmp/repo" commit -q -m one && echo two >"$tmp/repo/a.cu" &&
+		$g -C "$tmp/repo" commit -q -a -m two || exit 1
+	one=$(git -C "$tmp/repo" rev-parse HEAD~1)
+	two=$(git -C "$tmp/repo" rev-parse HEAD)
+	mkdir -p "$tmp/mirror" "$tmp/url/someone" "$tmp/pinned/k" || exit 1
+	git clone -q --bare "$tmp/repo" "$tmp/mirror/someone+kernels" || exit 1
+	ln -s "$tmp/mirror/someone+kernels" "$tmp/url/someone/kernels"
+	fetch() {
+		MODEL_SOURCES=$tmp/pinned sh "$dir/fetch.sh" >"$tmp/fetch.out" 2>&1
+		echo "$?"
+	}
+	echo "someone/kernels $one" >"$tmp/pinned/k/pin"
+	check "fetch" "$(MODEL_MIRROR=$tmp/mirror fetch) $(cat "$tmp/pinned/k/upstream/a.cu")" "0 one"
+	echo edited >"$tmp/pinned/k/upstream/a.cu"
+	check "fetch an edited tree" "$(MODEL_MIRROR=$tmp/mirror fetch) $(cat "$tmp/pinned/k/upstream/a.cu")" "0 one"
+	echo "someone/kernels $two" >"$tmp/pinned/k/pin"
+	check "fetch a new pin" "$(MODEL_MIRROR=$tmp/mirror fetch) $(cat "$tmp/pinned/k/upstream/a.cu")" "0 two"
+	mkdir -p "$tmp/pinned/bad" "$tmp/pinned/gone" || exit 1
+	echo "someone/kernels 0123456789012345678901234567890123456789" >"$tmp/pinned/bad/pin"
+	echo "someone/other $one" >"$tmp/pinned/gone/pin"
+	rm -rf "$tmp/pinned/k/upstream"
+	check "fetch with failures" "$(MODEL_MIRROR=$tmp/mirror fetch) $(cat "$tmp/pinned/k/upstream/a.cu")" "1 two"
+	check "fetch names a missing commit" "$(grep 'bad:' "$tmp/fetch.out")" \
+		"model: bad: not fetched: someone/kernels has no commit 0123456789012345678901234567890123456789"
+	check "fetch names a missing repository" "$(grep 'gone:' "$tmp/fetch.out")" \
+		"model: gone: not fetched: no repository $tmp/mirror/someone+other in MODEL_MIRROR"
+	rm -rf "$tmp/pinned/bad" "$tmp/pinned/gone" "$tmp/pinned/k/upstream"
+	echo "someone/kernels $one" >"$tmp/pinned/k/pin"
+	check "fetch by clone" "$(MODEL_GIT_URL=file://$tmp/url fetch) $(cat "$tmp/pinned/k/upstream/a.cu")" "0 one"
+	echo "someone/kernels $one extra" >"$tmp/pinned/k/pin"
+	check "fetch a bad pin" "$(fetch) $(sed -n 1p "$tmp/fetch.out")" \
+		"1 model: k: not fetched: $tmp/pinned/k/pin:1: expected 'OWNER/NAME COMMIT' with a 40-digit commit"
+else
+	echo "SKIP fetch.sh (no git)"
+fi
+
 # run.sh end to end, when nvcc and simt are at hand: a driver of our own
 # stands in for the model by printing prediction lines itself (the form
-# simt will print), so the build, the run, the collection and the sum of
-# two launches into one call are exercised.  Row k: 30 + 20 us = 50 us
-# against 40 us published, 25%.  Row q: the driver fails.  Then the same
+# simt prints) for a device simt has no file for, so simt predicts nothing
+# and the build, the run, the collection and the sum of two launches into
+# one call are exercised.  Row k: 30 + 20 us = 50 us against 40 us
+# published, 25%.  Row q: the driver fails, and simt's last word names the
+# devices of the tree's devices/, which run.sh points it at.  The same
+# driver pinned to a repository never fetched is not built.  Then the
 # driver printing no prediction makes run.sh say so and exit 2.
 BUILD=${BUILD:-build}
 NVCC=${NVCC:-}
@@ -111,8 +160,8 @@ if [ -n "$NVCC" ] && [ -f "$BUILD/libcudalab-simt.a" ]; then
 	mkdir -p "$src" || exit 1
 	cat >"$src/table.tsv" <<EOF
 kernel${tab}gpu${tab}size${tab}published${tab}unit${tab}flops${tab}bytes${tab}match${tab}launches${tab}note
-k${tab}l4${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
-q${tab}l4${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
+k${tab}nosuch${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
+q${tab}nosuch${tab}32${tab}40${tab}us${tab}-${tab}-${tab}^fill<[12]>\$${tab}2${tab}
 EOF
 	cat >"$src/driver.cu" <<'EOF'
 #include <cstdio>
@@ -129,21 +178,28 @@ int main(int argc, char **argv)
 	fill<2><<<1, 32>>>(p);
 	cudaDeviceSynchronize();
 	if (getenv("FAKE_PREDICT")) {
-		fprintf(stderr, "simt: predict: fill<1><<<(1,1,1),(32,1,1)>>> 30.0 us on l4 (model estimate)\n");
+		fprintf(stderr, "simt: predict: fill<1><<<(1,1,1),(32,1,1)>>> 30.0 us on nosuch (model estimate)\n");
 		fprintf(stderr, "simt: predict:   limited by nothing\n");
-		fprintf(stderr, "simt: predict: fill<2><<<(1,1,1),(32,1,1)>>> 20 us on l4 (model estimate)\n");
+		fprintf(stderr, "simt: predict: fill<2><<<(1,1,1),(32,1,1)>>> 20 us on nosuch (model estimate)\n");
 	}
 	return 0;
 }
 EOF
+	# the same driver pinned to a repository never fetched
+	mkdir -p "$tmp/sources/unfetched" || exit 1
+	cp "$src/driver.cu" "$src/table.tsv" "$tmp/sources/unfetched/" || exit 1
+	echo "someone/kernels 0123456789012345678901234567890123456789" >"$tmp/sources/unfetched/pin"
 	out=$(FAKE_PREDICT=1 MODEL_SOURCES=$tmp/sources BUILD=$BUILD NVCC=$NVCC \
 		sh "$dir/run.sh" 2>&1)
 	rc=$?
+	check "run unfetched" "$(printf '%s\n' "$out" | grep -c ' unfetched .* no prediction: someone/kernels at 0123456789012345678901234567890123456789 is not in ')" 2
 	check "run k" "$(printf '%s\n' "$out" | grep ' fake .* k ' | awk '{ $1 = $1; print }')" \
-		"model: fake l4 k 32 40 us 50 us 25.0%"
-	check "run q" "$(printf '%s\n' "$out" | grep ' fake .* q ' | awk '{ $1 = $1; print }')" \
-		"model: fake l4 q 32 40 us no prediction: exit status 3:"
+		"model: fake nosuch k 32 40 us 50 us 25.0%"
+	check "run q" "$(printf '%s\n' "$out" | grep ' fake .* q ' | awk '{ $1 = $1; print }' |
+		sed 's/(known: [a-z0-9-]* .*/(known: ...)/')" \
+		"model: fake nosuch q 32 40 us no prediction: exit status 3: simt: predict: no device file 'nosuch.gpu' (known: ...)"
 	check "run exit" "$rc" 1
+	rm -rf "$tmp/sources/unfetched"
 	out=$(MODEL_SOURCES=$tmp/sources BUILD=$BUILD NVCC=$NVCC sh "$dir/run.sh" 2>&1)
 	rc=$?
 	check "run without model" "$(printf '%s\n' "$out" | sed -n 1p)" \
