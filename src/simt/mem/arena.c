@@ -19,8 +19,18 @@
  * costs the fault it would cost anyway, and simt's own accesses a test
  * and an add.  Memory the host may touch (managed, pinned, simt's own)
  * is handed out at its place in the upper half.  Reserving the whole
- * range once with MAP_NORESERVE commits nothing; each allocation makes
- * its own pages usable with one mprotect, and freeing gives them back. */
+ * range once with MAP_NORESERVE commits nothing.
+ *
+ * Device memory is carved upwards from the bottom, the memory the host
+ * may touch downwards from the top.  The host never reaches the pages
+ * behind device memory (only simt does, after finding the allocation in
+ * the table), so they are made usable a window at a time, WINDOW bytes
+ * or more with one mprotect, gaps included, and a free only gives the
+ * pages back (madvise): a program that allocates and frees thousands of
+ * buffers costs no protection change per buffer.  Memory the host may
+ * touch keeps pages of its own, made usable with one mprotect each and
+ * inaccessible again when freed, so that a host access past its end or
+ * after its free faults. */
 #include "mem/mem.h"
 
 #include <pthread.h>
@@ -29,11 +39,14 @@
 
 #define ARENA_BYTES (4ull << 40)
 #define GAP_MIN ((uint64_t)1 << 20)
+#define WINDOW ((uint64_t)64 << 20)
 
 struct simt_guard simt_guard;
 
 static uint8_t *arena;          /* the lower half; the upper follows it */
-static uint64_t arena_next = GAP_MIN;
+static uint64_t arena_next = GAP_MIN;       /* device memory, upwards */
+static uint64_t arena_top = ARENA_BYTES;     /* host-visible, downwards */
+static uint64_t window_end = GAP_MIN;        /* device pages usable below */
 static bool arena_tried;
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -75,19 +88,52 @@ void *simt_arena_reserve(size_t n, bool guarded)
 	uint64_t gap = n > GAP_MIN ? simt_page_round(n) : GAP_MIN, off;
 
 	pthread_mutex_lock(&arena_lock);
-	if (!arena_ready() || n > ARENA_BYTES - arena_next ||
-	    gap > ARENA_BYTES - arena_next - n) {
+	if (!arena_ready() || n > arena_top - arena_next ||
+	    gap > arena_top - arena_next - n) {
 		pthread_mutex_unlock(&arena_lock);
 		return NULL;
 	}
-	off = arena_next;
-	arena_next += n + gap;
+	if (guarded) {
+		off = arena_next;
+		arena_next += n + gap;
+	} else {
+		arena_top -= n + gap;
+		off = arena_top;
+	}
 	pthread_mutex_unlock(&arena_lock);
 	return arena + off + (guarded ? 0 : ARENA_BYTES);
 }
 
+static bool is_guarded(const void *p)
+{
+	return arena && (const uint8_t *)p >= arena &&
+	       (uint64_t)((const uint8_t *)p - arena) < ARENA_BYTES;
+}
+
+/* Makes the pages behind device memory usable up to offset end. */
+static bool window_cover(uint64_t end)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&arena_lock);
+	if (end > window_end) {
+		uint64_t grow = (end - window_end + WINDOW - 1) / WINDOW * WINDOW;
+
+		if (grow > ARENA_BYTES - window_end)
+			grow = ARENA_BYTES - window_end;
+		ok = mprotect(arena + ARENA_BYTES + window_end, grow,
+			      PROT_READ | PROT_WRITE) == 0;
+		if (ok)
+			window_end += grow;
+	}
+	pthread_mutex_unlock(&arena_lock);
+	return ok;
+}
+
 bool simt_arena_map(void *p, size_t n)
 {
+	if (is_guarded(p))
+		return window_cover((uint64_t)((uint8_t *)p - arena) + n);
 	return mprotect(simt_mem_host(p), n, PROT_READ | PROT_WRITE) == 0;
 }
 
@@ -96,7 +142,8 @@ void simt_arena_unmap(void *p, size_t n)
 	void *h = simt_mem_host(p);
 
 	madvise(h, n, MADV_DONTNEED);
-	mprotect(h, n, PROT_NONE);
+	if (!is_guarded(p))
+		mprotect(h, n, PROT_NONE);
 }
 
 void *simt_arena_take(size_t n, bool guarded)

@@ -130,9 +130,11 @@ static inline void *simt_mem_host(const void *p)
 const struct simt_alloc *simt_mem_find_host(const void *h, uint64_t n);
 
 /* n bytes (a multiple of the page size) of zeroed memory with pages of
- * their own, in order and never reused, each followed by a gap nothing
- * is mapped in; `guarded`: device memory, handed out in the guarded
- * range.  NULL when the arena cannot be made or is used up. */
+ * their own, in order and never reused, each followed by a gap that no
+ * allocation lies in (the host can touch neither side of it: device
+ * memory's addresses are never mapped, the gap after host-visible
+ * memory is inaccessible); `guarded`: device memory, handed out in the
+ * guarded range.  NULL when the arena cannot be made or is used up. */
 void *simt_arena_take(size_t n, bool guarded);
 /* Only the address space of such memory; simt_arena_map makes it usable
  * (zeroed), simt_arena_unmap gives its pages back and leaves it
