@@ -2,10 +2,12 @@
 #include "common.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,20 +233,26 @@ static char *find_simt(void)
 	return NULL;
 }
 
-/* A library built with SANITIZE=... carries the sanitizers' symbols. */
+/* A library built with SANITIZE=... carries the sanitizers' symbols
+ * (the library is mapped, not read: it is megabytes). */
 static unsigned simt_sanitizers(const char *lib)
 {
-	size_t len = 0;
-	char *bytes = lib ? read_file(lib, &len) : NULL;
+	int fd = lib ? open(lib, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat sb;
+	void *bytes = MAP_FAILED;
 	unsigned san = 0;
 
-	if (!bytes)
+	if (fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		bytes = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (bytes == MAP_FAILED)
 		return 0;
-	if (memmem(bytes, len, "__asan_init", strlen("__asan_init")))
+	if (memmem(bytes, (size_t)sb.st_size, "__asan_init", strlen("__asan_init")))
 		san |= RUN_SAN_ADDRESS;
-	if (memmem(bytes, len, "__ubsan_handle_", strlen("__ubsan_handle_")))
+	if (memmem(bytes, (size_t)sb.st_size, "__ubsan_handle_", strlen("__ubsan_handle_")))
 		san |= RUN_SAN_UNDEFINED;
-	free(bytes);
+	munmap(bytes, (size_t)sb.st_size);
 	return san;
 }
 
@@ -255,6 +263,74 @@ static void probe_tools(struct run_probe *p)
 		p->nvcc_version = nvcc_version(p->nvcc);
 	p->simt_lib = find_simt();
 	p->simt_sanitize = simt_sanitizers(p->simt_lib);
+}
+
+/* "PATH SIZE INODE MTIME CTIME" of a file: any rewrite, replacement or
+ * touch of it changes the line.  "-" for none. */
+static void stat_line(struct strbuf *sb, const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st) != 0) {
+		sb_puts(sb, "-\n");
+		return;
+	}
+	sb_printf(sb, "%s %lld %llu %lld.%09ld %lld.%09ld\n", path, (long long)st.st_size,
+		  (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+		  (long)st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+		  (long)st.st_ctim.tv_nsec);
+}
+
+/* What the tools are, from the cache when nvcc and the library are the
+ * very files the cache saw (their stat lines below), else asked again
+ * (nvcc --version, a scan of the library) and kept.  File: the two stat
+ * lines, then nvcc's version ("-" for none) and the sanitizer bits. */
+static void probe_tools_cached(struct run_probe *p, const char *cache_dir)
+{
+	char *file = path_join(cache_dir, "tools-probe"), *kept = run_read_text(file, NULL);
+	struct strbuf key;
+	size_t klen;
+
+	p->nvcc = find_nvcc(&p->nvcc_why);
+	p->simt_lib = find_simt();
+	sb_init(&key);
+	stat_line(&key, p->nvcc);
+	stat_line(&key, p->simt_lib);
+	klen = key.len;
+	if (kept && strncmp(kept, key.s, klen) == 0) {
+		char *ver = kept + klen, *nl = strchr(ver, '\n'), *end;
+		unsigned long san = nl ? strtoul(nl + 1, &end, 10) : 0;
+
+		if (nl && end != nl + 1 && *end == '\n' && san <= (RUN_SAN_ADDRESS | RUN_SAN_UNDEFINED)) {
+			*nl = '\0';
+			if (p->nvcc && strcmp(ver, "-") != 0)
+				p->nvcc_version = xstrdup(ver);
+			p->simt_sanitize = (unsigned)san;
+			goto done;
+		}
+	}
+	if (p->nvcc)
+		p->nvcc_version = nvcc_version(p->nvcc);
+	p->simt_sanitize = simt_sanitizers(p->simt_lib);
+	/* a version the cache cannot hold in one line is asked each time */
+	if (!p->nvcc_version || !strchr(p->nvcc_version, '\n')) {
+		char *tmp = xasprintf("%s.%ld", file, (long)getpid());
+		FILE *f;
+
+		sb_printf(&key, "%s\n%u\n", p->nvcc_version ? p->nvcc_version : "-",
+			  p->simt_sanitize);
+		if (mkdir_p(cache_dir, 0700) == 0 && (f = fopen(tmp, "w"))) {
+			int ok = fputs(key.s, f) >= 0;
+
+			if (fclose(f) != 0 || !ok || rename(tmp, file) != 0)
+				unlink(tmp);
+		}
+		free(tmp);
+	}
+done:
+	sb_free(&key);
+	free(kept);
+	free(file);
 }
 
 void run_probe(struct run_probe *p)
@@ -334,7 +410,7 @@ void run_probe_cached(struct run_probe *p, const char *cache_dir)
 	char *boot, *file;
 
 	memset(p, 0, sizeof *p);
-	probe_tools(p);
+	probe_tools_cached(p, cache_dir);
 	if (gpu_from_env(p))
 		return;
 	/* Only nvidia-smi is slow; without a device there is nothing to ask. */

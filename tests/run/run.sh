@@ -197,6 +197,15 @@ cache_hit_skips_nvcc() {
 	[ "$(compiles "$T/nvcc.log")" = 5 ] || note "unchanged re-check ran nvcc"
 	viafake check square --file "$T/mine.cu" --json
 	json_expect "d['cached'] is True"
+	# nvcc's version is asked once while nvcc stays the same file, and
+	# again once it is another (a new toolkit in its place)
+	probes() { grep -c -- '^--version$' "$T/nvcc.log" 2>/dev/null || true; }
+	[ "$(probes)" = 1 ] || note "nvcc --version asked $(probes) times over three checks"
+	printf '#!/bin/sh\n# another toolkit\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/nvcc.log" \
+		"$NVCC" >"$T/fake/nvcc"
+	viafake check square --file "$T/mine.cu" --json
+	json_expect "d['cached'] is True"
+	[ "$(probes)" = 2 ] || note "a replaced nvcc: --version asked $(probes) times, not 2"
 	# a hard link to a cached program moves its change time, not its
 	# bytes: still cached, and the entry's digest says so from then on
 	for d in "$home"/cache/[0-9a-f]*/; do ln -f "$d/prog" "$d/prog.link"; done
