@@ -49,20 +49,6 @@ static int cancelled(const struct run_request *req, struct run_result *res)
 	return 1;
 }
 
-/* The request over a remote backend: the far side builds and judges,
- * the verdict is recorded here. */
-static int over_remote(const struct run_request *req, struct run_result *res)
-{
-	if (!req->remote) {
-		res->error = xstrdup("no remote given");
-		return -1;
-	}
-	if (run_remote_exercise(req, res) != 0 || cancelled(req, res))
-		return -1;
-	run_record(req, res);
-	return 0;
-}
-
 /* The checker's program: the harness with the exercise's reference
  * solution, built like any program (and cached once per exercise).
  * Returns 0 with *prog set, or -1 with res->error: an exercise whose
@@ -96,51 +82,104 @@ static int build_checker(const struct run_build *learner, struct run_result *res
 	return rc;
 }
 
-/* A passed bench on a GPU: simt's prediction for the same GPU beside the
- * measurement, so that the model is checked where it is used.  The device
- * file is the one whose name matches the GPU's, whatever req names: only
- * that comparison means anything.  The learner's file is built for simt
- * and run_judge_predict runs it.  Returns -1 with res->error when
- * that program could not run at all. */
-static int predict_beside_gpu(const struct run_judge *j, const struct run_build *gpu_build,
-			      struct run_result *res)
+/* A passed bench on a GPU, here or remote: simt's prediction for the
+ * same GPU beside the measurement, so that the model is checked where it
+ * is used.  The device file is the one whose name matches the GPU's
+ * (gpu_name, as the GPU reported it), whatever req names: only that
+ * comparison means anything.  The learner's file is built here for simt
+ * and run_judge_predict runs it, in the check's sandbox.  Returns -1
+ * with res->error when that program could not run at all; a prediction
+ * that cannot be made is a reason in res->prediction. */
+static int predict_beside_gpu(const struct run_request *req, struct run_result *res,
+			      const char *gpu_name)
 {
-	const struct run_probe *probe = gpu_build->probe;
-	struct run_request same = *j->req;
-	struct run_build b = *gpu_build;
-	struct run_judge sj = *j;
-	char *id = run_device_match(j->req->content, probe->gpu_name);
+	struct run_request same = *req;
+	struct run_probe probe;
+	struct run_build b;
+	struct run_judge j;
+	struct run_sandbox sb;
+	struct run_sandbox_paths paths = { { NULL }, { NULL }, { NULL }, { NULL } };
+	char *cache = path_join(req->home, "cache"), *harness = NULL;
+	char *id = run_device_match(req->content, gpu_name);
 	const char *why = NULL;
 	int rc = 0;
 
+	memset(&b, 0, sizeof b);
+	run_probe_cached(&probe, cache);
 	if (!id)
-		why = "no device file models this GPU (devices/FORMAT.md says how to add one)";
-	else if (!probe->simt_lib)
-		why = "the simt library is not installed";
-	same.predict = id ? id : j->req->predict;
+		why = gpu_name ? "no device file models this GPU (devices/FORMAT.md says how to add one)"
+			       : "the GPU did not say its name";
+	else if (!probe.simt_lib)
+		why = "the simt library is not installed here";
+	else if (!probe.nvcc)
+		why = "nvcc is not installed here, so the program cannot be built for simt";
+	same.predict = id ? id : req->predict;
 	if (why) {
 		run_prediction_fail(&same, res, why);
-		free(id);
-		return 0;
+		goto done;
 	}
+	harness = path_join(req->ex->dir, "harness.cu");
+	b.probe = &probe;
 	b.backend = BACKEND_SIMT;
-	b.prog = b.log = b.source_hash = b.error = b.note = NULL;
-	b.failed = b.cached = 0;
-	run_phase(j->req, "building for simt's time model");
+	b.cache = cache;
+	b.harness = harness;
+	b.source = req->source;
+	b.ex_dir = req->ex->dir;
+	b.include = run_find_include(req->content);
+	b.req = req;
+	run_phase(req, "building for simt's time model");
 	if (run_build_exercise(&b) != 0 || b.failed) {
 		char *w = xasprintf("it does not build against simt%s%s", b.error ? ": " : "",
 				    b.error ? b.error : "");
 
 		run_prediction_fail(&same, res, w);
 		free(w);
-	} else {
-		sj.req = &same;
-		sj.worker = b.prog;
-		rc = run_judge_predict(&sj, res);
+		goto done;
 	}
+	run_sandbox_for_check(&sb, &paths, req->ex->dir, req->home, req->content, b.include,
+			      b.prog);
+	memset(&j, 0, sizeof j);
+	j.req = &same;
+	j.worker = b.prog;
+	j.cache = cache;
+	j.include = b.include;
+	j.probe = &probe;
+	j.sandbox = &sb;
+	rc = run_judge_predict(&j, res);
+done:
+	run_sandbox_paths_free(&paths);
+	free((char *)b.include);
 	run_build_free(&b);
+	run_probe_free(&probe);
+	free(harness);
+	free(cache);
 	free(id);
 	return rc;
+}
+
+/* Whether a finished run is a passed bench on a GPU that asked for the
+ * model beside it. */
+static int wants_prediction_beside(const struct run_request *req, const struct run_result *res)
+{
+	return req->predict && req->mode == RUN_BENCH && res->status == RUN_PASS;
+}
+
+/* The request over a remote backend: the far side builds and judges,
+ * the verdict is recorded here, with simt's prediction for the far
+ * side's GPU beside a passed bench that asked for one. */
+static int over_remote(const struct run_request *req, struct run_result *res)
+{
+	if (!req->remote) {
+		res->error = xstrdup("no remote given");
+		return -1;
+	}
+	if (run_remote_exercise(req, res) != 0 || cancelled(req, res))
+		return -1;
+	if (wants_prediction_beside(req, res) &&
+	    (predict_beside_gpu(req, res, res->device) != 0 || cancelled(req, res)))
+		return -1;
+	run_record(req, res);
+	return 0;
 }
 
 /* The build stage's verdict, when it has one: a compile error. */
@@ -217,8 +256,8 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 		j.sandbox = &sb;
 		if (run_judge(&j, res) != 0)
 			goto done;
-		if (res->backend == BACKEND_GPU && req->predict && req->mode == RUN_BENCH &&
-		    res->status == RUN_PASS && predict_beside_gpu(&j, &b, res) != 0)
+		if (res->backend == BACKEND_GPU && wants_prediction_beside(req, res) &&
+		    predict_beside_gpu(req, res, res->device ? res->device : probe.gpu_name) != 0)
 			goto done;
 	}
 	if (cancelled(req, res))

@@ -697,6 +697,24 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	expect_rc 2
 	expect_err "srun is not in PATH"
 	[ "$(rows)" = "$after ssh:gpubox/timeout" ] || note "a failure was recorded: '$(rows)'"
+	# a remote bench puts simt's prediction for the far side's GPU beside
+	# the measurement, built and run here; the device file is the one
+	# whose name matches the GPU's (the fixture's "Fixture Device F100"),
+	# and the fixture's harness, which only speaks the judge's roles, is
+	# built for simt and run here alone, where it refuses to work
+	r CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --backend ssh:gpubox \
+		--predict h100-sxm --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['backend'] == 'ssh:gpubox' and d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
+	mkdir -p "$T/fixdev"
+	{
+		printf 'source fixture = the run suite\n'
+		sed 's/^name = .*/name = Fixture Device F100   [fixture]/' "$SRC/devices/h100-sxm.gpu"
+	} >"$T/fixdev/fixture.gpu"
+	r CUDALAB_SIMT_DEVICES="$T/fixdev" "$BIN" bench square --backend slurm \
+		--predict fixture --file "$SQ/solution.cu" --json
+	expect_rc 0
+	json_expect "d['backend'] == 'slurm' and d['timing']['median_ms'] == 0.25 and d['prediction']['device'] == 'fixture' and d['prediction']['error'].startswith(\"the run at the GPU's sizes failed\") and 'no CUDALAB_JUDGE' in d['prediction']['error']"
 	# cudalab run on the far side: output as it comes, the far side's exit
 	# status (the program's own, 123 for a hazard, 124 timeout, 125 compile
 	# error), headers beside the source travel with it
