@@ -82,6 +82,22 @@ static int build_checker(const struct run_build *learner, struct run_result *res
 	return rc;
 }
 
+/* The build of the learner's file for a request, for backend. */
+static void learner_build(struct run_build *b, const struct run_request *req,
+			  const struct run_probe *probe, enum run_backend backend,
+			  const char *cache, const char *harness)
+{
+	memset(b, 0, sizeof *b);
+	b->probe = probe;
+	b->backend = backend;
+	b->cache = cache;
+	b->harness = harness;
+	b->source = req->source;
+	b->ex_dir = req->ex->dir;
+	b->include = run_find_include(req->content);
+	b->req = req;
+}
+
 /* A passed bench on a GPU, here or remote: simt's prediction for the
  * same GPU beside the measurement, so that the model is checked where it
  * is used.  The device file is the one whose name matches the GPU's
@@ -119,14 +135,7 @@ static int predict_beside_gpu(const struct run_request *req, struct run_result *
 		goto done;
 	}
 	harness = path_join(req->ex->dir, "harness.cu");
-	b.probe = &probe;
-	b.backend = BACKEND_SIMT;
-	b.cache = cache;
-	b.harness = harness;
-	b.source = req->source;
-	b.ex_dir = req->ex->dir;
-	b.include = run_find_include(req->content);
-	b.req = req;
+	learner_build(&b, req, &probe, BACKEND_SIMT, cache, harness);
 	run_phase(req, "building for simt's time model");
 	if (run_build_exercise(&b) != 0 || b.failed) {
 		char *w = xasprintf("it does not build against simt%s%s", b.error ? ": " : "",
@@ -216,14 +225,7 @@ int run_exercise(const struct run_request *req, struct run_result *res)
 	res->timeout_s = req->timeout_s > 0 ? req->timeout_s
 					    : run_default_timeout(req->mode, res->backend);
 	harness = path_join(req->ex->dir, "harness.cu");
-	b.probe = &probe;
-	b.backend = res->backend;
-	b.cache = cache;
-	b.harness = harness;
-	b.source = req->source;
-	b.ex_dir = req->ex->dir;
-	b.include = run_find_include(req->content);
-	b.req = req;
+	learner_build(&b, req, &probe, res->backend, cache, harness);
 	/* build */
 	if (run_build_exercise(&b) != 0) {
 		res->error = b.error;
