@@ -86,6 +86,11 @@ inline Compare compare_host(const T* got, const T* want, size_t n, Tol tol)
 {
     Compare c;
     c.count = n;
+    /* The same bytes: every element passes with no error (a value equals
+     * itself, a NaN is where a NaN was expected, an infinity the same
+     * infinity), which one memcmp tells far sooner than the loop. */
+    if (n && memcmp(got, want, n * sizeof(T)) == 0)
+        return c;
     /* Integers with no tolerance compare exactly, also past 2^53. */
     const bool exact = Elem<T>::is_int() && tol.atol == 0 && tol.rtol == 0;
     for (size_t i = 0; i < n; i++) {
