@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cudalab/content.h"
@@ -35,6 +36,9 @@
 /* A checker waits on its worker; it gets a little longer, so that the
  * worker's deadline is the one a slow program meets. */
 #define CHECKER_EXTRA_S 5.0
+/* The checker's exit status for a run ahead that ended void (kVoidRun in
+ * include/cudalab/lab/judge.h). */
+#define VOID_RUN 3
 
 /* A fresh empty file in the cache (the checker's progress). */
 static char *cache_file(const char *cache, const char *what)
@@ -230,7 +234,8 @@ struct worker {
 /* Sets up worker k (schedule k on simt): its channel's end is chan, its
  * reports are opened, its environment filled. */
 static void worker_setup(struct worker *w, struct envs *e, const struct run_judge *j,
-			 const struct run_result *res, size_t k, int chan, uint64_t budget)
+			 const struct run_result *res, size_t k, int chan, uint64_t budget,
+			 int ahead)
 {
 	const struct run_request *req = j->req;
 	const struct run_request timed = timed_request(req);
@@ -241,7 +246,7 @@ static void worker_setup(struct worker *w, struct envs *e, const struct run_judg
 	w->argv[0] = (char *)j->worker;
 	w->n_give = 0;
 	w->give[w->n_give++] = chan;
-	env[n++] = own(e, xasprintf("CUDALAB_JUDGE=worker %d", chan));
+	env[n++] = own(e, xasprintf("CUDALAB_JUDGE=worker%s %d", ahead ? "-ahead" : "", chan));
 	if (res->backend == BACKEND_SIMT) {
 		report_open(&w->hz, "CUDALAB_SIMT_HAZARDS", "cudalab-hazards");
 		report_open(&w->ct, "CUDALAB_SIMT_COUNTERS", "cudalab-counters");
@@ -328,9 +333,20 @@ static void interpret_all(const struct run_judge *j, struct run_result *res,
 	}
 }
 
+/* Whether a run ahead ended void: the checker saw an output that was not
+ * right, which a worker had gone past (include/cudalab/lab/judge.h). */
+static int run_void(const struct run_child *checker)
+{
+	return !checker->timed_out && !checker->cancelled && WIFEXITED(checker->status) &&
+	       WEXITSTATUS(checker->status) == VOID_RUN && !checker->result_len;
+}
+
 /* One run: n workers (on simt, worker k under schedule k; n is 1 on a
- * GPU) and the checker that serves them all; fills res[0..n-1]. */
-static int run_once(const struct run_judge *j, struct run_result *res, size_t n, uint64_t budget)
+ * GPU) and the checker that serves them all; fills res[0..n-1].  Run
+ * ahead (ahead), the workers wait only for the verdicts they may need;
+ * returns 1, with nothing filled, when such a run ended void. */
+static int run_once(const struct run_judge *j, struct run_result *res, size_t n, uint64_t budget,
+		    int ahead)
 {
 	const struct run_request *req = j->req;
 	char seed[32];
@@ -354,7 +370,7 @@ static int run_once(const struct run_judge *j, struct run_result *res, size_t n,
 	memcpy(cargv, argv, sizeof argv);
 	cargv[0] = (char *)j->checker;
 	sb_init(&role);
-	sb_puts(&role, "CUDALAB_JUDGE=checker");
+	sb_puts(&role, ahead ? "CUDALAB_JUDGE=checker-ahead" : "CUDALAB_JUDGE=checker");
 	for (; made < n; made++) {
 		int chan[2];
 
@@ -363,7 +379,7 @@ static int run_once(const struct run_judge *j, struct run_result *res, size_t n,
 		memcpy(ws[made].argv, argv, sizeof argv);
 		give_c[made] = chan[0];
 		sb_printf(&role, " %d", chan[0]);
-		worker_setup(&ws[made], &e, j, &res[made], made, chan[1], budget);
+		worker_setup(&ws[made], &e, j, &res[made], made, chan[1], budget, ahead);
 	}
 	if (made < n) {
 		res->error = xasprintf("cannot connect the checker and the program: %s",
@@ -431,6 +447,8 @@ static int run_once(const struct run_judge *j, struct run_result *res, size_t n,
 		if (cancelled) {
 			res->error = xstrdup("stopped before the program finished");
 			rc = -1;
+		} else if (ahead && run_void(&kids[0])) {
+			rc = 1;
 		} else {
 			interpret_all(j, res, kids, ws, n);
 		}
@@ -444,6 +462,21 @@ static int run_once(const struct run_judge *j, struct run_result *res, size_t n,
 		worker_close(&ws[k]);
 	envs_free(&e);
 	return rc;
+}
+
+/* A run, first ahead and, when that ended void (an output that was not
+ * right), again in lockstep: the result is always the lockstep one's
+ * where any output was wrong, and the same one where every output was
+ * right, only sooner. */
+static int run_judged(const struct run_judge *j, struct run_result *res, size_t n,
+		      uint64_t budget)
+{
+	int rc = run_once(j, res, n, budget, 1);
+
+	if (rc != 1)
+		return rc;
+	run_phase(j->req, "an output was not right: running again, step by step");
+	return run_once(j, res, n, budget, 0);
 }
 
 /* What the two runs' outputs differ in, when both passed (NULL when they
@@ -518,7 +551,7 @@ static int two_schedules(const struct run_judge *j, struct run_result *res, uint
 	run_result_init(&both[1]);
 	both[1].backend = res->backend;
 	both[1].timeout_s = res->timeout_s;
-	if (run_once(j, both, 2, budget) != 0) {
+	if (run_judged(j, both, 2, budget) != 0) {
 		*res = both[0];
 		run_result_free(&both[1]);
 		return -1;
@@ -659,7 +692,7 @@ int run_judge(const struct run_judge *j, struct run_result *res)
 
 	if (simt && j->req->mode == RUN_CHECK)
 		return check_on_simt(j, res);
-	if (run_once(j, res, 1, simt ? own_budget() : 0) != 0)
+	if (run_judged(j, res, 1, simt ? own_budget() : 0) != 0)
 		return -1;
 	if (simt && j->req->predict && res->status == RUN_PASS)
 		return run_judge_predict(j, res);

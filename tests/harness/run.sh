@@ -135,7 +135,8 @@ command -v timeout >/dev/null 2>&1 && limit="timeout 300"
 # the worker and CHECKER (the harness with the reference solution) judges
 # it (judge.py); with DEVICE, both under simt's time model for that device
 # file of devices/, as 'cudalab check --predict DEVICE' runs them.  Sets
-# rc, st (its status) and nodev (1 when no device could be used).
+# rc, st (its status) and nodev (1 when no device could be used); judged,
+# $TMP/NAME.void holds a line for a run ahead that ended void (judge.py).
 need=1
 run_check() {
 	judge=""
@@ -143,8 +144,10 @@ run_check() {
 	model_env=
 	[ -z "${4:-}" ] || model_env="CUDALAB_SIMT_PREDICT=$4 CUDALAB_SIMT_DEVICES=devices
 		CUDALAB_SIMT_PREDICT_QUIET=1 CUDALAB_SIMT_PREDICT_BUDGET=0"
+	rm -f "$TMP/$1.void"
 	# shellcheck disable=SC2086
 	env $model_env CUDALAB_SIMT_GPUS=$need CUDALAB_SIMT_COUNTERS="$TMP/$1.counters" \
+		JUDGE_VOID_LOG="$TMP/$1.void" \
 		CUDALAB_RESULT_FD=3 $limit $judge "$2" --mode check 3>"$TMP/$1.json" \
 		>"$TMP/$1.stdout" 2>"$TMP/$1.stderr"
 	rc=$?
@@ -265,6 +268,7 @@ wrong_solutions() {
 			continue
 		fi
 		run_check wrong "$TMP/wrong-simt" "$TMP/$1-solution-simt" "$model"
+		[ -s "$TMP/wrong.void" ] && voids=$((voids + 1))
 		if [ "$want_st" = hazard ]; then
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/wrong.stderr"; then ok; else
 				bad "$name (simt)" "simt reported no hazard (exit $rc, status '$st')"
@@ -324,6 +328,7 @@ if printf 'int main(void){return 0;}\n' >"$TMP/nccl-probe.c" &&
 	have_nccl=1
 fi
 ngpu=0
+voids=0
 for dir in exercises/*/; do
 	ex=$(basename "$dir")
 	[ -f "$dir/harness.cu" ] || continue
@@ -392,6 +397,9 @@ for dir in exercises/*/; do
 		# a reference solution is clean: no race, barrier misuse or
 		# uninitialized read, in kernels, between streams or with the host
 		if [ "$f" = solution ]; then
+			# every output right: the run ahead is the run, never void
+			[ ! -s "$TMP/$ex-$f-simt.void" ] ||
+				bad "$ex/solution (simt)" "the run ahead ended void: an output was not right"
 			if grep -q '^simt: ERROR SUMMARY' "$TMP/$ex-$f-simt.stderr"; then
 				bad "$ex/solution (simt)" "simt reported hazards"
 				grep '^simt: ' "$TMP/$ex-$f-simt.stderr" | head -c 2000
@@ -403,6 +411,13 @@ for dir in exercises/*/; do
 	done
 	[ -f "$SIMT_LIB" ] && wrong_solutions "$ex" "${dir%/}"
 done
+# a wrong solution's run ahead goes past its wrong output, ends void and
+# is run again in lockstep: that path decided some wrong solution's verdict
+if [ -f "$SIMT_LIB" ] && [ -z "${HARNESS_ONLY:-}" ]; then
+	if [ "$voids" -gt 0 ]; then ok; else
+		bad "judge" "no wrong solution's run ahead ended void: the lockstep run after one was never tried"
+	fi
+fi
 [ -x "$INSIGHTS" ] || echo "harness: $INSIGHTS not built: reference solutions not read for advice"
 [ "$ngpu" -eq 1 ] || echo "harness: no usable GPU: runs checked for a proper runtime_error only"
 [ -f "$SIMT_LIB" ] || echo "harness: $SIMT_LIB not built: nothing run on simt"

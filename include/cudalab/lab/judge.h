@@ -20,6 +20,17 @@
  * worker per schedule) and connects them, so the verdict is computed in a
  * process the learner's code never runs in.
  *
+ * Run ahead ("worker-ahead FD", "checker-ahead FD ..."), a worker does not
+ * wait for the verdict on an output that cannot need a second run (one
+ * that holds no canary element): it goes on as if it were right, which
+ * the outputs of a solution mostly are, and the workers need not move in
+ * lockstep.  The output says whether its worker waits.  Should the
+ * checker find such an output wrong (or the workers' outputs at one step
+ * disagree), the worker has gone on down the path of a right answer, which
+ * the harness did not take: the checker then ends with kVoidRun and no
+ * result, and cudalab runs the check again in lockstep, whose result is
+ * the one every check gets.
+ *
  * The channel carries frames: magic, kind, sequence number and length,
  * then the payload, each field in the machine's own byte order (both ends
  * run on one machine).  The checker knows what it must receive next (its
@@ -28,7 +39,8 @@
  * payloads:
  *   hello    protocol, exercise, mode, seed
  *   output   case, seed, where (1 a device array, 0 host values), element
- *            code and size, count, guard, the count + guard elements
+ *            code and size, count, guard, waits (1: the worker waits for
+ *            the verdict), the count + guard elements
  *   verdict  (checker to worker, after each output) wrong, right, or
  *            again: solve runs once more over the second canary (the
  *            recheck of Lab::expect) and its output follows
@@ -59,7 +71,7 @@ enum class Role { alone, worker, checker };
 enum class Msg : uint32_t { hello = 1, output = 2, timing = 3, error = 4, finish = 5, verdict = 6 };
 
 const uint32_t kFrameMagic = 0x4a42414c; /* "LABJ" */
-const uint32_t kJudgeProtocol = 2;
+const uint32_t kJudgeProtocol = 3;
 const size_t kTextMax = 64 * 1024; /* any string a message carries */
 
 /* A payload built field by field. */
@@ -142,6 +154,10 @@ private:
     size_t pos_ = 0;
     bool bad_ = false;
 };
+
+/* A checker's exit status when a run ahead went past an output that was
+ * not right: nothing it saw is a result, the run is made again in lockstep. */
+const int kVoidRun = 3;
 
 /* The code of an element type in an output message: kind, size and sign
  * (integers) or digits (floating types), so a half and a bfloat16 differ. */
@@ -262,15 +278,18 @@ private:
  * cannot read or write its memory or descriptors. */
 const size_t kMaxWorkers = 4;
 
-inline Role parse_role(const char* env, std::vector<int>* fds)
+inline Role parse_role(const char* env, std::vector<int>* fds, bool* ahead)
 {
     char word[16] = "";
     int at = 0;
+    *ahead = false;
     if (!env || sscanf(env, "%15s%n", word, &at) != 1)
         return Role::alone;
-    Role role = strcmp(word, "worker") == 0    ? Role::worker
-                : strcmp(word, "checker") == 0 ? Role::checker
-                                               : Role::alone;
+    *ahead = strcmp(word, "worker-ahead") == 0 || strcmp(word, "checker-ahead") == 0;
+    Role role = strcmp(word, "worker") == 0 || strcmp(word, "worker-ahead") == 0 ? Role::worker
+                : strcmp(word, "checker") == 0 || strcmp(word, "checker-ahead") == 0
+                    ? Role::checker
+                    : Role::alone;
     const char* p = env + at;
     while (role != Role::alone && *p) {
         char* end = nullptr;
@@ -286,16 +305,18 @@ inline Role parse_role(const char* env, std::vector<int>* fds)
     return fds->empty() || fds->size() > most ? Role::alone : role;
 }
 
-inline Role judge_role(std::vector<int>* fds)
+inline Role judge_role(std::vector<int>* fds, bool* ahead)
 {
     static Role role = Role::alone;
     static std::vector<int> chans;
-    static bool done = false;
+    static bool done = false, runs_ahead = false;
     if (!done) {
         done = true;
-        role = parse_role(getenv("CUDALAB_JUDGE"), &chans);
-        if (role == Role::alone)
+        role = parse_role(getenv("CUDALAB_JUDGE"), &chans, &runs_ahead);
+        if (role == Role::alone) {
             chans.clear();
+            runs_ahead = false;
+        }
         for (int fd : chans)
             fcntl(fd, F_SETFD, FD_CLOEXEC);
 #if defined(__linux__)
@@ -305,6 +326,7 @@ inline Role judge_role(std::vector<int>* fds)
         unsetenv("CUDALAB_JUDGE");
     }
     *fds = chans;
+    *ahead = runs_ahead;
     return role;
 }
 
@@ -331,14 +353,19 @@ public:
     Judge()
     {
         std::vector<int> fds;
-        role_ = judge_role(&fds);
+        role_ = judge_role(&fds, &ahead_);
         chans_.resize(fds.size());
+        waits_.assign(fds.size(), true);
         for (size_t k = 0; k < fds.size(); k++)
             chans_[k].attach(fds[k]);
         problems_.resize(fds.size());
         live_.assign(fds.size(), true);
     }
     bool working() const { return role_ == Role::worker; }
+    /* Run ahead: a worker waits only for verdicts it may need. */
+    bool ahead() const { return ahead_; }
+    /* Whether worker k waits for the verdict on the output it sent last. */
+    bool waits(size_t k) const { return waits_[k]; }
     bool checking() const { return role_ == Role::checker; }
     /* A checker's workers, live or not. */
     size_t workers() const { return chans_.size(); }
@@ -372,11 +399,11 @@ public:
     /* got: the count + guard elements as the worker read them. */
     template <class T>
     void give_output(const std::string& case_name, uint64_t seed, bool device,
-                     const std::vector<T>& got, size_t count, size_t guard)
+                     const std::vector<T>& got, size_t count, size_t guard, bool waits)
     {
         Pack p;
         p.str(case_name).u64(seed).u32(device ? 1 : 0).u32(elem_code<T>());
-        p.u32((uint32_t)sizeof(T)).u64(count).u64(guard);
+        p.u32((uint32_t)sizeof(T)).u64(count).u64(guard).u32(waits ? 1 : 0);
         p.raw(got.data(), (count + guard) * sizeof(T));
         give(Msg::output, p);
     }
@@ -397,7 +424,11 @@ public:
         uint64_t s = u.u64();
         uint32_t dev = u.u32(), code = u.u32(), size = u.u32();
         uint64_t n = u.u64(), g = u.u64();
-        if (u.bad() || name != case_name || s != seed || dev != (device ? 1u : 0u))
+        uint32_t w = u.u32();
+        if (u.bad() || w > 1 || (!w && !ahead_))
+            return diverged(k, "an output that does not say whether it waits for its verdict");
+        waits_[k] = w == 1;
+        if (name != case_name || s != seed || dev != (device ? 1u : 0u))
             return diverged(k, fmt("an output of another step than the harness's next "
                                    "(case %s, seed %llu)", case_name.c_str(),
                                    (unsigned long long)seed));
@@ -500,8 +531,19 @@ public:
         return true;
     }
 
+    /* A run ahead that went past an output that was not right: the
+     * checker ends with no result (see kVoidRun). */
+    [[noreturn]] static void void_run()
+    {
+        fflush(stdout);
+        fflush(stderr);
+        _exit(kVoidRun);
+    }
+
 private:
     Role role_ = Role::alone;
+    bool ahead_ = false;
+    std::vector<bool> waits_;
     std::vector<Channel> chans_;
     std::vector<Problem> problems_;
     std::vector<bool> live_;
