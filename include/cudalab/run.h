@@ -339,7 +339,7 @@ struct run_launch_prediction {
 };
 /* What simt's time model said of a run (docs/time-model.md). */
 struct run_prediction {
-	char *device;       /* the device id */
+	char *device;       /* the device id ("" when no device file models the GPU) */
 	char *name;         /* the GPU's name, from its device file */
 	double ms;          /* what lab.time would measure there; NAN when not timed */
 	double gbps, pct_peak_bw, tflops; /* the harness's figures at that time; NAN if none */

@@ -131,7 +131,8 @@ static int predict_beside_gpu(const struct run_request *req, struct run_result *
 		why = "nvcc is not installed here, so the program cannot be built for simt";
 	same.predict = id ? id : req->predict;
 	if (why) {
-		run_prediction_fail(&same, res, why);
+		/* no device file: the GPU is named as it named itself */
+		run_prediction_fail_for(&same, res, id ? NULL : gpu_name, why);
 		goto done;
 	}
 	harness = path_join(req->ex->dir, "harness.cu");

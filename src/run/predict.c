@@ -507,6 +507,11 @@ size_t run_prediction_lines(const struct run_prediction *p, char ***lines)
 	*lines = NULL;
 	if (!p)
 		return 0;
+	if (p->error && !*p->device) {
+		LINE("no prediction for %s: %s", p->name, p->error);
+		*lines = v;
+		return n;
+	}
 	if (p->error) {
 		LINE("no prediction for %s (%s): %s", p->name ? p->name : p->device, p->device,
 		     p->error);
@@ -600,8 +605,20 @@ struct run_prediction *run_prediction_from_json(const cJSON *o)
 
 void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why)
 {
+	run_prediction_fail_for(req, res, NULL, why);
+}
+
+void run_prediction_fail_for(const struct run_request *req, struct run_result *res,
+			     const char *gpu_name, const char *why)
+{
 	struct run_prediction *p = prediction_new(req);
 
+	if (gpu_name) {
+		free(p->name);
+		free(p->device);
+		p->name = xstrdup(gpu_name);
+		p->device = xstrdup("");
+	}
 	p->error = xstrdup(why);
 	if (res->prediction) {
 		run_prediction_free(res->prediction);

@@ -14,5 +14,10 @@ void run_prediction_take(const struct run_request *req, struct run_result *res,
 			 struct run_result *predicted);
 /* No prediction for req->predict, and why, in res (and its JSON). */
 void run_prediction_fail(const struct run_request *req, struct run_result *res, const char *why);
+/* The same for a GPU no device file models: the prediction is named by
+ * gpu_name, the name the GPU gave itself, with no device id (NULL: as
+ * run_prediction_fail). */
+void run_prediction_fail_for(const struct run_request *req, struct run_result *res,
+			     const char *gpu_name, const char *why);
 
 #endif

@@ -284,7 +284,7 @@ bench_reports_timing() {
 	# beside the measurement; a GPU no device file models gets a reason
 	clenv CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --file "$SQ/solution.cu" --json
 	expect_rc 0
-	json_expect "d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
+	json_expect "d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU') and d['prediction']['name'] == 'Fixture Device F100' and d['prediction']['device'] == ''"
 }
 
 simt_attaches_counters() {
@@ -705,7 +705,7 @@ print(" ".join(b + "/" + s for b, s in db.execute(
 	r CUDALAB_SIMT_DEVICES="$SRC/devices" "$BIN" bench square --backend ssh:gpubox \
 		--predict h100-sxm --file "$SQ/solution.cu" --json
 	expect_rc 0
-	json_expect "d['backend'] == 'ssh:gpubox' and d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU')"
+	json_expect "d['backend'] == 'ssh:gpubox' and d['timing']['median_ms'] == 0.25 and d['prediction']['error'].startswith('no device file models this GPU') and d['prediction']['name'] == 'Fixture Device F100'"
 	mkdir -p "$T/fixdev"
 	{
 		printf 'source fixture = the run suite\n'
