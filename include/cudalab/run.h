@@ -326,6 +326,7 @@ struct run_timing {
 
 struct run_derived {
 	double gbps, pct_peak_bw, tflops;
+	double pct_peak_flops;   /* tflops against the peak the work is for */
 	double peak_gbps; /* from "device" */
 };
 

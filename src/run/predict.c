@@ -438,18 +438,6 @@ void run_prediction_attach(const struct run_request *req, struct run_result *res
 	prediction_note(res);
 }
 
-/* A number of the harness's "derived" object in a result JSON; NAN. */
-static double json_derived(const char *json, const char *key)
-{
-	cJSON *o = json ? cJSON_Parse(json) : NULL;
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(o, "derived"), key);
-	double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
-
-	cJSON_Delete(o);
-	return d;
-}
-
 void run_prediction_take(const struct run_request *req, struct run_result *res,
 			 struct run_result *predicted)
 {
@@ -463,7 +451,7 @@ void run_prediction_take(const struct run_request *req, struct run_result *res,
 		p->gbps = predicted->derived.gbps;
 		p->pct_peak_bw = predicted->derived.pct_peak_bw;
 		p->tflops = predicted->derived.tflops;
-		p->pct_peak_flops = json_derived(predicted->json, "pct_peak_flops");
+		p->pct_peak_flops = predicted->derived.pct_peak_flops;
 	} else if (!p->error || predicted->status != RUN_PASS) {
 		free(p->error);
 		p->error = predicted->status == RUN_PASS

@@ -24,6 +24,7 @@ void run_result_init(struct run_result *res)
 	res->timing.stdev_ms = res->timing.noise_pct = NAN;
 	res->derived.gbps = res->derived.pct_peak_bw = NAN;
 	res->derived.tflops = res->derived.peak_gbps = NAN;
+	res->derived.pct_peak_flops = NAN;
 }
 
 void run_result_free(struct run_result *res)
@@ -190,6 +191,7 @@ static void read_report(struct run_result *res, const cJSON *h)
 	res->derived.gbps = num(d, "gbps");
 	res->derived.pct_peak_bw = num(d, "pct_peak_bw");
 	res->derived.tflops = num(d, "tflops");
+	res->derived.pct_peak_flops = num(d, "pct_peak_flops");
 	res->derived.peak_gbps = num(dev, "peak_gbps");
 	if (str(dev, "name"))
 		res->device = xstrdup(str(dev, "name"));

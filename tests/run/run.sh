@@ -424,6 +424,8 @@ simt_bench_predicts_the_gpu_time() {
 	real bench vector-add --file "$sol" --json
 	expect_rc 0
 	json_expect "d['status'] == 'pass' and d['prediction']['device'] == 'h100-sxm' and 240.4 <= d['prediction']['ms'] * 1000 <= 400 and d['prediction']['launches'][0]['kernel'] == 'add_kernel' and 'DRAM' in d['prediction']['launches'][0]['limits'] and 'predicted' in d['summary']"
+	# its share of the H100's FP32 peak, 66.9 TFLOP/s by the datasheet
+	json_expect "d['prediction']['tflops'] > 0 and abs(d['prediction']['pct_peak_flops'] - 100 * d['prediction']['tflops'] / 66.9) <= 1e-3 * d['prediction']['pct_peak_flops']"
 	cp "$T/out" "$T/predicted.json"
 	# the attempt keeps the prediction in its own fields, apart from median_ms
 	python3 -c 'import json, sqlite3, sys
